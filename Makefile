@@ -1,0 +1,37 @@
+# SquareScores. `make run` serves the app on SQLite; `make test` runs the suite.
+# DATABASE_URL from the environment switches the database (see README.md).
+
+VENV := .venv
+PY := $(VENV)/bin/python
+
+.PHONY: install run test lint migrations-check clean
+
+install: $(VENV)/.installed
+
+# Re-run only when requirements.txt changes.
+$(VENV)/.installed: requirements.txt
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install --upgrade pip
+	$(PY) -m pip install -r requirements.txt
+	touch $@
+
+run: install
+	$(PY) manage.py migrate
+	$(PY) manage.py demo_data --if-empty
+	$(PY) manage.py runserver 127.0.0.1:8000
+
+test: install
+	$(PY) -m pytest
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy scoring
+
+migrations-check: install
+	$(PY) manage.py makemigrations --check --dry-run
+
+# Build output and caches only: the venv and db.sqlite3 (your data) stay.
+clean:
+	rm -rf staticfiles .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,0 +1,56 @@
+"""Project-wide test setup.
+
+Tests marked `@pytest.mark.postgres` (real concurrency, row locks) run only when the
+database is PostgreSQL, i.e. with DATABASE_URL=postgres://...; elsewhere they are skipped
+with a reason, not silently passed.
+"""
+
+import pytest
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # Reading the vendor builds the connection wrapper but does not connect.
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        return
+    skip = pytest.mark.skip(
+        reason=f"needs PostgreSQL (database is {connection.vendor}; set DATABASE_URL)"
+    )
+    for item in items:
+        if item.get_closest_marker("postgres") is not None:
+            item.add_marker(skip)
+
+
+@pytest.fixture
+def user(django_user_model):
+    return django_user_model.objects.create_user(username="host", password="table-of-four")
+
+
+@pytest.fixture
+def circle(user):
+    from tracker.services import circle_create
+
+    return circle_create(owner=user, name="Friday table")
+
+
+@pytest.fixture
+def actor(user):
+    from tracker.services import Actor
+
+    return Actor(user=user)
+
+
+@pytest.fixture
+def make_session(circle, actor):
+    """A session at the Friday table; players by name, in seat order."""
+    from tracker.services import session_create
+
+    def make(players=("Alice", "Ben", "Cara", "Dev"), **rules):
+        session = session_create(
+            circle=circle, name="Friday", players=list(players), actor=actor, **rules
+        )
+        seats = {seat.player.name: seat.player for seat in session.seats.select_related("player")}
+        return session, seats
+
+    return make

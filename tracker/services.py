@@ -1,0 +1,738 @@
+"""Every write SquareScores makes: one function per action, each one transaction.
+
+A service locks what it changes, asks `scoring` whether the change is allowed and what it
+comes to, and stores the answer. Refusals raise a `ServiceError` carrying the HTTP status
+and a sentence for the person; nothing is written when one is raised.
+
+Locking: a tap locks its deal row only. Undo, End match and corrections first lock the
+session row, so they never interleave with each other, then the deals they touch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+import scoring
+from tracker.models import (
+    Circle,
+    Correction,
+    Deal,
+    DealEvent,
+    DealPlayer,
+    LedgerLine,
+    Player,
+    Seat,
+    Session,
+    ShareLink,
+    Tap,
+)
+
+
+class ServiceError(Exception):
+    """A refused action: `status` is the HTTP status, `message` a sentence for people."""
+
+    status = 400
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class Invalid(ServiceError):
+    status = 400
+
+
+class Forbidden(ServiceError):
+    status = 403
+
+
+class NotFound(ServiceError):
+    status = 404
+
+
+class Conflict(ServiceError):
+    status = 409
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who is writing: an account, or a scorer link passed round the table."""
+
+    user: AbstractBaseUser | None = None
+    link: ShareLink | None = None
+
+    @property
+    def record_fields(self) -> dict[str, Any]:
+        return {"recorded_by": self.user, "recorded_via": self.link}
+
+
+def _refuse(error: scoring.ScoringError) -> ServiceError:
+    return Conflict(error.message) if error.conflict else Invalid(error.message)
+
+
+# --- Circles and players --------------------------------------------------------------
+
+
+def _clean_name(name: str, *, what: str, longest: int) -> str:
+    name = " ".join(str(name).split())
+    if not name:
+        raise Invalid(f"The {what} needs a name.")
+    if len(name) > longest:
+        raise Invalid(f"The {what}'s name can be at most {longest} characters.")
+    return name
+
+
+@transaction.atomic
+def circle_create(*, owner: AbstractBaseUser, name: str) -> Circle:
+    circle = Circle.objects.create(owner=owner, name=_clean_name(name, what="circle", longest=80))
+    circle.members.add(owner)
+    return circle
+
+
+@transaction.atomic
+def player_create(*, circle: Circle, name: str) -> Player:
+    name = _clean_name(name, what="player", longest=40)
+    if circle.players.filter(name__iexact=name).exists():
+        raise Conflict(f"{name} is already a player in {circle.name}.")
+    return Player.objects.create(circle=circle, name=name)
+
+
+@transaction.atomic
+def player_rename(*, player: Player, name: str) -> Player:
+    name = _clean_name(name, what="player", longest=40)
+    if player.circle.players.filter(name__iexact=name).exclude(pk=player.pk).exists():
+        raise Conflict(f"{name} is already a player in {player.circle.name}.")
+    player.name = name
+    player.save(update_fields=["name"])
+    return player
+
+
+# --- Sessions -------------------------------------------------------------------------
+
+
+def _resolve_players(circle: Circle, players: Sequence[int | str]) -> list[Player]:
+    """Players by id (of this circle) or by name (found, or added to the circle)."""
+    by_name = {player.name.lower(): player for player in circle.players.all()}
+    by_id = {player.pk: player for player in by_name.values()}
+    seated: list[Player] = []
+    for entry in players:
+        if isinstance(entry, int):
+            if entry not in by_id:
+                raise Invalid(f"There is no player {entry} in {circle.name}.")
+            player = by_id[entry]
+        else:
+            name = _clean_name(entry, what="player", longest=40)
+            player = by_name.get(name.lower()) or Player.objects.create(circle=circle, name=name)
+            by_name[name.lower()] = player
+        if player in seated:
+            raise Invalid(f"{player.name} is seated twice.")
+        seated.append(player)
+    return seated
+
+
+def _clean_currency(currency: str) -> str:
+    currency = str(currency).strip().upper()
+    if len(currency) != 3 or not currency.isascii() or not currency.isalpha():
+        raise Invalid("The currency is a 3-letter code such as USD, EUR or VND.")
+    return currency
+
+
+def _clean_stake(stake: Decimal | str | int) -> Decimal:
+    if isinstance(stake, float):
+        raise Invalid('The stake is sent as a decimal string such as "1.00", not a float.')
+    try:
+        value = Decimal(str(stake).strip())
+    except InvalidOperation:
+        raise Invalid("The stake must be a number such as 1.00.") from None
+    try:
+        scoring.check_stake(value)
+    except scoring.ScoringError as error:
+        raise _refuse(error) from None
+    return value
+
+
+@transaction.atomic
+def session_create(
+    *,
+    circle: Circle,
+    name: str,
+    players: Sequence[int | str],
+    format: str = scoring.Format.PODIUM,
+    stake_rule: str = scoring.StakeRule.LOSER_PAYS,
+    stake: Decimal | str = Decimal("1.00"),
+    currency: str = "USD",
+    hand_size: int = 13,
+    options: scoring.Options | None = None,
+    actor: Actor,
+) -> Session:
+    """Seat the players in order, check the rule set, and open the first deal."""
+    try:
+        rules = scoring.Rules(
+            format=scoring.Format(format),
+            stake_rule=scoring.StakeRule(stake_rule),
+            stake=_clean_stake(stake),
+            options=options or scoring.Options(),
+            hand_size=hand_size,
+        )
+    except ValueError as error:
+        if isinstance(error, ServiceError):
+            raise
+        raise Invalid("Unknown format or stake rule.") from None
+    currency = _clean_currency(currency)
+    seated = _resolve_players(circle, players)
+    try:
+        scoring.check_rules(rules, len(seated))
+    except scoring.ScoringError as error:
+        raise _refuse(error) from None
+    session = Session.objects.create(
+        circle=circle,
+        name=_clean_name(name, what="session", longest=80),
+        format=rules.format.value,
+        stake_rule=rules.stake_rule.value,
+        stake=rules.stake,
+        currency=currency,
+        hand_size=rules.hand_size,
+        created_by=actor.user,
+        **{field: getattr(rules.options, field) for field in _OPTION_FIELDS},
+    )
+    Seat.objects.bulk_create(
+        Seat(session=session, player=player, position=position)
+        for position, player in enumerate(seated, start=1)
+    )
+    _open_deal(session=session, number=1, players=seated, opening=scoring.Opening(None, None))
+    return session
+
+
+_OPTION_FIELDS = ("guaransheed", "got_to_get_in", "instant_wins", "trading", "penalties")
+
+
+def _open_deal(
+    *, session: Session, number: int, players: Sequence[Player], opening: scoring.Opening
+) -> Deal:
+    deal = Deal.objects.create(
+        session=session,
+        number=number,
+        dealer_id=opening.dealer,
+        leader_id=opening.leader,
+        trading=[
+            {
+                "giver": reminder.giver,
+                "receiver": reminder.receiver,
+                "cards": reminder.cards,
+                "returns": reminder.returns,
+            }
+            for reminder in opening.trading
+        ],
+    )
+    DealPlayer.objects.bulk_create(
+        DealPlayer(deal=deal, player=player, seat=position)
+        for position, player in enumerate(players, start=1)
+    )
+    return deal
+
+
+@transaction.atomic
+def session_seat(*, session_id: int, players: Sequence[int | str], actor: Actor) -> Session:
+    """Change who sits at the table between deals (SPEC 3.5).
+
+    Allowed while the open deal has nothing recorded; that deal is re-seated, and its
+    leader becomes "lowest card leads" if the table changed.
+    """
+    session = _locked_session(session_id)
+    deal = _open_deal_of(session)
+    if deal.last_seq and _live_records(deal):
+        raise Conflict("Players can change only between deals: finish or undo this deal first.")
+    seated = _resolve_players(session.circle, players)
+    previous = list(deal.deal_players.order_by("seat").values_list("player_id", flat=True))
+    try:
+        scoring.check_rules(session.rules, len(seated))
+    except scoring.ScoringError as error:
+        raise _refuse(error) from None
+    session.seats.all().delete()  # the seating plan, not history: deals keep who played
+    Seat.objects.bulk_create(
+        Seat(session=session, player=player, position=position)
+        for position, player in enumerate(seated, start=1)
+    )
+    deal.deal_players.all().delete()
+    DealPlayer.objects.bulk_create(
+        DealPlayer(deal=deal, player=player, seat=position)
+        for position, player in enumerate(seated, start=1)
+    )
+    if [player.pk for player in seated] != previous:
+        if set(previous) != {player.pk for player in seated}:
+            deal.leader = None
+        if deal.dealer_id not in {player.pk for player in seated}:
+            deal.dealer = None
+        deal.save(update_fields=["leader", "dealer"])
+    return session
+
+
+# --- Reading a deal's facts -----------------------------------------------------------
+
+
+def _locked_session(session_id: int) -> Session:
+    try:
+        return Session.objects.select_for_update().select_related("circle").get(pk=session_id)
+    except Session.DoesNotExist:
+        raise NotFound(f"There is no session {session_id}.") from None
+
+
+def _locked_deal(deal_id: int) -> Deal:
+    """The deal row, locked until the transaction ends (the session row is not locked)."""
+    try:
+        return (
+            Deal.objects.select_for_update(of=("self",)).select_related("session").get(pk=deal_id)
+        )
+    except Deal.DoesNotExist:
+        raise NotFound(f"There is no deal {deal_id}.") from None
+
+
+def _lock_session_of_deal(deal_id: int) -> Session:
+    session_id = Deal.objects.filter(pk=deal_id).values_list("session_id", flat=True).first()
+    if session_id is None:
+        raise NotFound(f"There is no deal {deal_id}.")
+    return _locked_session(session_id)
+
+
+def _open_deal_of(session: Session) -> Deal:
+    deal = session.deals.select_for_update().filter(status=Deal.Status.OPEN).first()
+    if deal is None:
+        raise Conflict("This session has ended.")
+    return deal
+
+
+def _live_records(deal: Deal) -> list[Tap | DealEvent]:
+    """The deal's taps and events that stand, in the order they were recorded."""
+    taps = list(deal.taps.filter(undone_at__isnull=True).prefetch_related("not_played"))
+    events = list(deal.dealevents.filter(undone_at__isnull=True))
+    return sorted([*taps, *events], key=lambda record: record.seq)
+
+
+def _to_record(row: Tap | DealEvent) -> scoring.Record:
+    if isinstance(row, Tap):
+        return scoring.Tap(
+            player=row.player_id,
+            not_played=tuple(sorted(player.pk for player in row.not_played.all())),
+            loser=row.loser,
+        )
+    return row.to_record()
+
+
+def deal_facts(deal: Deal, rows: Iterable[Tap | DealEvent] | None = None) -> scoring.DealFacts:
+    """The scoring facts of a stored deal."""
+    session = deal.session
+    deal_players = list(deal.deal_players.select_related("player").order_by("seat"))
+    if rows is None:
+        rows = _live_records(deal)
+    return scoring.DealFacts(
+        players=tuple(dp.player_id for dp in deal_players),
+        rules=session.rules,
+        records=tuple(_to_record(row) for row in rows),
+        ended=deal.status == Deal.Status.ENDED,
+        names={dp.player_id: dp.player.name for dp in deal_players},
+    )
+
+
+# --- Storing what scoring derived -----------------------------------------------------
+
+
+def _store_result(deal: Deal, result: scoring.DealResult) -> None:
+    """Write places, points, status and (for a closed deal) the ledger."""
+    was_open = deal.is_open
+    deal_players = list(deal.deal_players.all())
+    # Clear places first: the unique (deal, place) constraint holds row by row.
+    DealPlayer.objects.filter(deal=deal).update(place=None)
+    for deal_player in deal_players:
+        deal_player.place = result.places.get(deal_player.player_id)
+        deal_player.points = result.points.get(deal_player.player_id, 0)
+    DealPlayer.objects.bulk_update(deal_players, ["place", "points"])
+
+    deal.status = result.status.value
+    deal.winner_id = result.winner
+    deal.loser_id = result.loser
+    if result.closed and deal.closed_at is None:
+        deal.closed_at = timezone.now()
+    if not result.closed:
+        deal.closed_at = None
+    deal.save(update_fields=["status", "winner", "loser", "closed_at", "last_seq"])
+
+    LedgerLine.objects.filter(deal=deal).delete()  # derived from the facts; rebuilt here
+    if result.closed:
+        LedgerLine.objects.bulk_create(
+            LedgerLine(
+                deal=deal,
+                session_id=deal.session_id,
+                position=position,
+                payer_id=line.payer,
+                payee_id=line.payee,
+                amount=line.amount,
+                reason=line.reason.value,
+            )
+            for position, line in enumerate(result.ledger, start=1)
+        )
+    if was_open and result.status is scoring.DealStatus.FILED:
+        _open_next_deal(deal, result)
+
+
+def _open_next_deal(deal: Deal, result: scoring.DealResult) -> Deal:
+    session = deal.session
+    seated = [seat.player for seat in session.seats.select_related("player").order_by("position")]
+    previous_players = list(deal.deal_players.order_by("seat").values_list("player_id", flat=True))
+    opening = scoring.opening(
+        rules=session.rules,
+        players=[player.pk for player in seated],
+        previous_players=previous_players,
+        previous=result,
+    )
+    return _open_deal(session=session, number=deal.number + 1, players=seated, opening=opening)
+
+
+def _next_seq(deal: Deal) -> int:
+    deal.last_seq += 1
+    return deal.last_seq
+
+
+def _save_records(
+    deal: Deal, records: Iterable[scoring.Record], result: scoring.DealResult, actor: Actor
+) -> None:
+    """Store new taps and events; a tap's place is the one scoring gave it."""
+    for record in records:
+        seq = _next_seq(deal)
+        if isinstance(record, scoring.Tap):
+            tap = Tap.objects.create(
+                deal=deal,
+                seq=seq,
+                player_id=record.player,
+                place=result.places[record.player],
+                loser=record.loser,
+                **actor.record_fields,
+            )
+            if record.not_played:
+                tap.not_played.set(record.not_played)
+        else:
+            DealEvent.objects.create(
+                deal=deal, seq=seq, **DealEvent.fields_for(record), **actor.record_fields
+            )
+
+
+# --- Recording on a deal --------------------------------------------------------------
+
+
+def _record(*, deal_id: int, record: scoring.Record, actor: Actor) -> Deal:
+    deal = _locked_deal(deal_id)
+    if deal.status == Deal.Status.ENDED:
+        raise Conflict("This deal was ended with End match.")
+    if deal.status == Deal.Status.FILED:
+        raise Conflict("This deal is already filed; correct it instead.")
+    facts = deal_facts(deal)
+    try:
+        _, result = scoring.add_record(facts, record)
+    except scoring.ScoringError as error:
+        raise _refuse(error) from None
+    try:
+        with transaction.atomic():
+            _save_records(deal, [record], result, actor)
+            _store_result(deal, result)
+    except IntegrityError:
+        # The constraints are the last line; the row lock makes this unreachable in
+        # practice, but a race must never become a 500 or a double filing.
+        raise Conflict("Someone else just recorded on this deal; look again and retry.") from None
+    return deal
+
+
+@transaction.atomic
+def deal_tap(
+    *,
+    deal_id: int,
+    player_id: int,
+    not_played: Sequence[int] = (),
+    loser: bool = False,
+    actor: Actor,
+) -> Deal:
+    """A player went out (or, with `loser`, is the one left holding cards)."""
+    record = scoring.Tap(player=player_id, not_played=tuple(not_played), loser=loser)
+    return _record(deal_id=deal_id, record=record, actor=actor)
+
+
+@transaction.atomic
+def deal_event_record(*, deal_id: int, event: scoring.Record, actor: Actor) -> Deal:
+    """Record something that costs money: a 2 beaten, a hand, a Guaransheed..."""
+    if isinstance(event, scoring.Tap):
+        raise Invalid("Taps are recorded with deal_tap.")
+    deal = Deal.objects.filter(pk=deal_id).only("status").first()
+    if deal is not None and deal.status == Deal.Status.FILED and isinstance(event, scoring.Hand):
+        return deal_correct(
+            deal_id=deal_id, add_events=[event], reason="Hand recorded after filing", actor=actor
+        )
+    return _record(deal_id=deal_id, record=event, actor=actor)
+
+
+@transaction.atomic
+def deal_undo(*, deal_id: int, actor: Actor) -> Deal:
+    """Take back the last tap or event (SPEC 3.4), keeping it as history.
+
+    Undoing the record that filed a deal re-opens it and removes the empty next deal;
+    undo sent to that empty next deal reaches back the same way.
+    """
+    _lock_session_of_deal(deal_id)
+    deal = _locked_deal(deal_id)
+    if deal.status == Deal.Status.ENDED:
+        raise Conflict("This deal was ended with End match; correct it instead.")
+    rows = _live_records(deal)
+    if deal.is_open and not rows:
+        previous = (
+            Deal.objects.select_for_update(of=("self",))
+            .select_related("session")
+            .filter(session_id=deal.session_id, number=deal.number - 1)
+            .first()
+        )
+        if previous is None or previous.status != Deal.Status.FILED:
+            raise Invalid("Nothing to undo on this deal.")
+        deal, rows = previous, _live_records(previous)
+    last = rows[-1]
+    result = scoring.play(deal_facts(deal, rows[:-1]))
+    if deal.status == Deal.Status.FILED and not result.closed:
+        _withdraw_next_deal(deal)
+    last.undone_at, last.undone_by = timezone.now(), actor.user
+    last.save(update_fields=["undone_at", "undone_by"])
+    _store_result(deal, result)
+    return deal
+
+
+def _withdraw_next_deal(deal: Deal) -> None:
+    """Remove the deal that opened by itself when `deal` filed, if nothing is on it."""
+    following = (
+        Deal.objects.select_for_update()
+        .filter(session_id=deal.session_id, number=deal.number + 1)
+        .first()
+    )
+    if following is None:
+        return
+    if not following.is_open or _live_records(following):
+        raise Conflict(
+            f"Deal {following.number} has started; undo there first, or correct deal {deal.number}."
+        )
+    # It holds nothing but its seating, so removing it loses no history.
+    following.delete()
+
+
+@transaction.atomic
+def deal_end(*, deal_id: int, actor: Actor) -> Deal:
+    """End match: close the open deal with what it has, and end the session (SPEC 3.3)."""
+    session = _lock_session_of_deal(deal_id)
+    deal = _locked_deal(deal_id)
+    if not deal.is_open:
+        raise Conflict(
+            "This deal is already filed; End match closes the open deal."
+            if deal.status == Deal.Status.FILED
+            else "This deal was already ended with End match."
+        )
+    try:
+        _, result = scoring.end_match(deal_facts(deal))
+    except scoring.ScoringError as error:
+        raise _refuse(error) from None
+    _store_result(deal, result)
+    session.ended_at = timezone.now()
+    session.save(update_fields=["ended_at"])
+    return deal
+
+
+@transaction.atomic
+def session_end(*, session_id: int, actor: Actor) -> Session:
+    """End the session: End match on its open deal."""
+    session = _locked_session(session_id)
+    deal = session.deals.filter(status=Deal.Status.OPEN).first()
+    if deal is None:
+        raise Conflict("This session has already ended.")
+    deal_end(deal_id=deal.pk, actor=actor)
+    session.refresh_from_db()
+    return session
+
+
+# --- Corrections ----------------------------------------------------------------------
+
+
+def _snapshot(deal: Deal, facts: scoring.DealFacts, result: scoring.DealResult) -> dict[str, Any]:
+    return {
+        "status": result.status.value,
+        "records": [_describe(record) for record in facts.records],
+        "points": {str(player): points for player, points in result.points.items()},
+        "ledger": [
+            {
+                "from": line.payer,
+                "to": line.payee,
+                "amount": str(line.amount),
+                "reason": line.reason.value,
+            }
+            for line in result.ledger
+        ],
+    }
+
+
+def _describe(record: scoring.Record) -> dict[str, Any]:
+    description: dict[str, Any] = {"type": type(record).__name__}
+    for name, value in vars(record).items():
+        description[name] = (
+            value.value
+            if hasattr(value, "value")
+            else (list(value) if isinstance(value, tuple) else value)
+        )
+    return description
+
+
+@transaction.atomic
+def deal_correct(
+    *,
+    deal_id: int,
+    taps: Sequence[int] | None = None,
+    loser: int | None = None,
+    add_events: Sequence[scoring.Record] = (),
+    remove_event_ids: Sequence[int] = (),
+    reason: str = "",
+    actor: Actor,
+) -> Deal:
+    """Correct a filed or ended deal: new tap order and/or events added or removed.
+
+    The deal's points and ledger are recomputed; the old records are kept as history
+    (marked undone by this correction) and a Correction stores before and after.
+    """
+    _lock_session_of_deal(deal_id)
+    deal = _locked_deal(deal_id)
+    if deal.is_open:
+        raise Conflict("This deal is still open: use undo, or record what is missing.")
+    rows = _live_records(deal)
+    facts = deal_facts(deal, rows)
+    before = scoring.play(facts)
+
+    events = [row for row in rows if isinstance(row, DealEvent)]
+    unknown = set(remove_event_ids) - {event.pk for event in events}
+    if unknown:
+        raise NotFound(f"There is no event {min(unknown)} on this deal.")
+    kept_events = [event for event in events if event.pk not in set(remove_event_ids)]
+    old_taps = [row for row in rows if isinstance(row, Tap)]
+    not_played = {tap.player_id: tuple(p.pk for p in tap.not_played.all()) for tap in old_taps}
+
+    if taps is None:
+        new_taps = [_to_record(tap) for tap in old_taps]
+    else:
+        order = list(taps)
+        if len(set(order)) != len(order):
+            raise Invalid("A player appears twice in the tap order.")
+        if loser is not None and loser in order and order[-1] != loser:
+            raise Invalid("The loser is the last player in the tap order.")
+        new_taps = [
+            scoring.Tap(player=player, not_played=not_played.get(player, ())) for player in order
+        ]
+        if loser is not None and loser not in order:
+            new_taps.append(scoring.Tap(player=loser, loser=True))
+
+    # Declarations and claims come first, then taps, then what happened in play and hands.
+    leading = [
+        e for e in kept_events if e.type in (DealEvent.Type.GUARANSHEED, DealEvent.Type.INSTANT_WIN)
+    ]
+    trailing = [e for e in kept_events if e not in leading]
+    records: list[scoring.Record] = [
+        *(e.to_record() for e in leading),
+        *([] if any(e.type == DealEvent.Type.INSTANT_WIN for e in leading) else new_taps),
+        *(e.to_record() for e in trailing),
+        *add_events,
+    ]
+    corrected = replace(facts, records=tuple(records))
+    try:
+        after = scoring.play(corrected)
+    except scoring.ScoringError as error:
+        raise Invalid(f"That correction does not add up: {error.message}") from None
+    if deal.status == Deal.Status.FILED and not after.closed:
+        raise Invalid(f"That correction leaves the deal unfinished: {after.why}")
+
+    correction = Correction.objects.create(
+        deal=deal,
+        reason=str(reason)[:200],
+        before=_snapshot(deal, facts, before),
+        after=_snapshot(deal, corrected, after),
+        made_by=actor.user,
+        made_via=actor.link,
+    )
+    now = timezone.now()
+    for row in rows:
+        row.undone_at, row.undone_by, row.correction = now, actor.user, correction
+        row.save(update_fields=["undone_at", "undone_by", "correction"])
+    _save_records(deal, records, after, actor)
+    _store_result(deal, after)
+    _refresh_next_opening(deal, after)
+    return deal
+
+
+def _refresh_next_opening(deal: Deal, result: scoring.DealResult) -> None:
+    """A correction changes who deals and leads next, while that deal is untouched."""
+    following = Deal.objects.filter(session_id=deal.session_id, number=deal.number + 1).first()
+    if following is None or not following.is_open or _live_records(following):
+        return
+    players = list(following.deal_players.order_by("seat").values_list("player_id", flat=True))
+    previous = list(deal.deal_players.order_by("seat").values_list("player_id", flat=True))
+    opening = scoring.opening(
+        rules=deal.session.rules, players=players, previous_players=previous, previous=result
+    )
+    following.dealer_id, following.leader_id = opening.dealer, opening.leader
+    following.save(update_fields=["dealer", "leader"])
+
+
+@transaction.atomic
+def deal_event_remove(*, deal_id: int, event_id: int, actor: Actor) -> Deal:
+    """Remove a mistaken event: on an open deal it is undone as recorded; on a filed deal
+    it is a correction."""
+    deal = _locked_deal(deal_id)
+    event = deal.dealevents.filter(pk=event_id).first()
+    if event is None:
+        raise NotFound(f"There is no event {event_id} on deal {deal.number}.")
+    if event.undone_at is not None:
+        raise Conflict("That event was already taken back.")
+    if not deal.is_open:
+        return deal_correct(
+            deal_id=deal_id, remove_event_ids=[event_id], reason="Event removed", actor=actor
+        )
+    rows = [
+        row
+        for row in _live_records(deal)
+        if not (isinstance(row, DealEvent) and row.pk == event_id)
+    ]
+    try:
+        result = scoring.play(deal_facts(deal, rows))
+    except scoring.ScoringError as error:
+        raise Invalid(
+            f"Removing that event leaves the deal inconsistent: {error.message}"
+        ) from None
+    event.undone_at, event.undone_by = timezone.now(), actor.user
+    event.save(update_fields=["undone_at", "undone_by"])
+    _store_result(deal, result)
+    return deal
+
+
+__all__ = [
+    "Actor",
+    "Conflict",
+    "Forbidden",
+    "Invalid",
+    "NotFound",
+    "ServiceError",
+    "circle_create",
+    "deal_correct",
+    "deal_end",
+    "deal_event_record",
+    "deal_event_remove",
+    "deal_facts",
+    "deal_tap",
+    "deal_undo",
+    "player_create",
+    "player_rename",
+    "session_create",
+    "session_end",
+    "session_seat",
+]
