@@ -1,0 +1,190 @@
+"""The Django admin: browse and search everything; the ledger and history are read-only,
+because they are derived from the facts or are the record of what happened."""
+
+from django.contrib import admin
+
+from tracker.models import (
+    Circle,
+    Correction,
+    Deal,
+    DealEvent,
+    DealPlayer,
+    LedgerLine,
+    Payment,
+    Player,
+    Seat,
+    Session,
+    ShareLink,
+    Tap,
+)
+
+
+class ReadOnlyInline(admin.TabularInline):
+    extra = 0
+    can_delete = False
+    show_change_link = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Circle)
+class CircleAdmin(admin.ModelAdmin):
+    list_display = ["name", "owner", "created_at"]
+    search_fields = ["name", "owner__username"]
+    filter_horizontal = ["members"]
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["name", "circle", "created_at"]
+    list_filter = ["circle"]
+    search_fields = ["name", "circle__name"]
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+
+
+@admin.register(Session)
+class SessionAdmin(admin.ModelAdmin):
+    list_display = [
+        "name",
+        "circle",
+        "format",
+        "stake_rule",
+        "stake",
+        "currency",
+        "started_at",
+        "ended_at",
+    ]
+    list_filter = ["format", "stake_rule", "currency", "circle"]
+    search_fields = ["name", "circle__name"]
+    date_hierarchy = "started_at"
+    inlines = [SeatInline]
+
+
+class DealPlayerInline(ReadOnlyInline):
+    model = DealPlayer
+    fields = ["seat", "player", "place", "points"]
+    readonly_fields = fields
+
+
+class TapInline(ReadOnlyInline):
+    model = Tap
+    fields = [
+        "seq",
+        "player",
+        "place",
+        "loser",
+        "recorded_by",
+        "recorded_via",
+        "recorded_at",
+        "undone_at",
+    ]
+    readonly_fields = fields
+
+
+class DealEventInline(ReadOnlyInline):
+    model = DealEvent
+    fields = [
+        "seq",
+        "type",
+        "player",
+        "by",
+        "owner",
+        "beaten_with",
+        "black",
+        "red",
+        "cards",
+        "recorded_at",
+        "undone_at",
+    ]
+    readonly_fields = fields
+
+
+class LedgerLineInline(ReadOnlyInline):
+    model = LedgerLine
+    fields = ["position", "payer", "payee", "amount", "reason"]
+    readonly_fields = fields
+
+
+class CorrectionInline(ReadOnlyInline):
+    model = Correction
+    fields = ["made_at", "made_by", "reason", "before", "after"]
+    readonly_fields = fields
+
+
+@admin.register(Deal)
+class DealAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "number", "status", "winner", "loser", "opened_at", "closed_at"]
+    list_filter = ["status", "session__circle"]
+    search_fields = ["session__name", "session__circle__name"]
+    list_select_related = ["session", "winner", "loser"]
+    readonly_fields = [
+        "session",
+        "number",
+        "status",
+        "winner",
+        "loser",
+        "last_seq",
+        "trading",
+        "opened_at",
+        "closed_at",
+    ]
+    inlines = [DealPlayerInline, TapInline, DealEventInline, LedgerLineInline, CorrectionInline]
+
+    def has_add_permission(self, request):
+        return False  # deals open by themselves when a session starts or a deal files
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(LedgerLine)
+class LedgerLineAdmin(admin.ModelAdmin):
+    list_display = ["deal", "payer", "payee", "amount", "reason"]
+    list_filter = ["reason", "session__circle"]
+    search_fields = ["payer__name", "payee__name", "session__name"]
+    list_select_related = ["deal__session", "payer", "payee"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Correction)
+class CorrectionAdmin(admin.ModelAdmin):
+    list_display = ["deal", "made_by", "made_at", "reason"]
+    search_fields = ["reason", "deal__session__name"]
+    readonly_fields = ["deal", "reason", "before", "after", "made_by", "made_via", "made_at"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(ShareLink)
+class ShareLinkAdmin(admin.ModelAdmin):
+    list_display = ["session", "role", "created_at", "revoked_at"]
+    list_filter = ["role"]
+    search_fields = ["session__name"]
+    exclude = ["token"]
+
+
+@admin.register(Payment)
+class PaymentAdmin(admin.ModelAdmin):
+    list_display = ["session", "payer", "payee", "amount", "paid_at", "cancelled_at"]
+    list_filter = ["session__circle"]
+    search_fields = ["payer__name", "payee__name", "session__name"]
