@@ -3,23 +3,36 @@ long the session grows."""
 
 from __future__ import annotations
 
+import csv
+import io
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import datetime
 from decimal import Decimal
 
-from django.db.models import Count, F, Q, Sum
+from django.db.models import Count, F, Q, QuerySet, Sum
 
 import scoring
+from scoring.rating import finishing_ranks, rate
 from scoring.settlement import settle
-from tracker.models import Deal, DealEvent, DealPlayer, LedgerLine, Payment, Session, Tap
+from tracker.models import (
+    Circle,
+    Deal,
+    DealEvent,
+    DealPlayer,
+    LedgerLine,
+    Payment,
+    Player,
+    Session,
+    Tap,
+)
 from tracker.services import deal_facts
+
+LEDGER_PLACES = Decimal("0.001")
 
 # A deal counts once it is filed, or ended after someone went out (SPEC 3.3).
 COUNTED = Q(status__in=[Deal.Status.FILED, Deal.Status.ENDED], winner__isnull=False)
-
-
-def _counted(prefix: str) -> Q:
-    return Q(**{f"{prefix}__{key}": value for key, value in COUNTED.children})
 
 
 @dataclass
@@ -45,12 +58,21 @@ def session_standings(session: Session) -> list[StandingRow]:
     Queries: seats, per-player deal totals, money received, money paid, 2s beaten made,
     2s beaten suffered, Guaransheeds — seven, whatever the number of deals.
     """
-    rows: dict[int, StandingRow] = {}
-    for seat in session.seats.select_related("player"):
-        rows[seat.player_id] = StandingRow(player=seat.player_id, name=seat.player.name)
+    seated = [seat.player for seat in session.seats.select_related("player")]
+    return _standings(
+        seated, deals=Q(session=session), ledger=LedgerLine.objects.filter(session=session)
+    )
+
+
+def _standings(
+    players: Iterable[Player], *, deals: Q, ledger: QuerySet[LedgerLine]
+) -> list[StandingRow]:
+    """Standings over the counted deals that `deals` (a filter on Deal) selects."""
+    rows = {player.pk: StandingRow(player=player.pk, name=player.name) for player in players}
+    counted = Deal.objects.filter(deals, COUNTED)
 
     totals = (
-        DealPlayer.objects.filter(_counted("deal"), deal__session=session)
+        DealPlayer.objects.filter(deal__in=counted)
         .values("player_id", "player__name")
         .annotate(
             total_points=Sum("points"),
@@ -76,13 +98,12 @@ def session_standings(session: Session) -> list[StandingRow]:
                 Decimal("0.01")
             )
 
-    for player_id, net in session_balances(session).items():
+    for player_id, net in _balances(ledger).items():
         if player_id in rows:
             rows[player_id].net = net
 
-    twos = DealEvent.objects.filter(
-        _counted("deal"), deal__session=session, undone_at__isnull=True, type="two_beaten"
-    )
+    events = DealEvent.objects.filter(deal__in=counted, undone_at__isnull=True)
+    twos = events.filter(type=DealEvent.Type.TWO_BEATEN)
     for made in twos.values("by_id").annotate(count=Sum(F("black") + F("red"))):
         if made["by_id"] in rows:
             rows[made["by_id"]].twos_beaten_made = made["count"]
@@ -91,9 +112,7 @@ def session_standings(session: Session) -> list[StandingRow]:
             rows[suffered["owner_id"]].twos_beaten_suffered = suffered["count"]
 
     declarations = (
-        DealEvent.objects.filter(
-            _counted("deal"), deal__session=session, undone_at__isnull=True, type="guaransheed"
-        )
+        events.filter(type=DealEvent.Type.GUARANSHEED)
         .values("player_id")
         .annotate(
             won=Count("id", filter=Q(deal__winner_id=F("player_id"))),
@@ -111,18 +130,156 @@ def session_standings(session: Session) -> list[StandingRow]:
     )
 
 
+@dataclass
+class LeaderboardRow(StandingRow):
+    skill: float = 0.0
+    mu: float = 0.0
+    sigma: float = 0.0
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    player: int
+    opponent: int
+    ahead: int  # deals both played where `player` finished above `opponent`
+    behind: int
+
+
+@dataclass
+class Leaderboard:
+    rows: list[LeaderboardRow]
+    head_to_head: list[HeadToHead]
+    # Per player, running totals after each counted deal they played: (deal, points, net).
+    series: dict[int, list[tuple[int, int, Decimal]]]
+
+
+def circle_leaderboard(
+    circle: Circle, *, since: datetime | None = None, until: datetime | None = None
+) -> Leaderboard:
+    """SPEC 6 circle leaderboard across sessions (optionally a date range of deals closed):
+    the standings columns summed, a skill rating, head-to-head records and chart series.
+
+    Queries: players, the seven of the standings, deal finishes, ledger lines.
+    """
+    deals = Q(session__circle=circle)
+    if since is not None:
+        deals &= Q(closed_at__gte=since)
+    if until is not None:
+        deals &= Q(closed_at__lt=until)
+    counted = Deal.objects.filter(deals, COUNTED)
+    standings = _standings(
+        circle.players.all(), deals=deals, ledger=LedgerLine.objects.filter(deal__in=counted)
+    )
+
+    finishes: dict[int, list[tuple[int, int | None, int]]] = defaultdict(list)
+    for deal_id, player_id, place, points in (
+        DealPlayer.objects.filter(deal__in=counted)
+        .order_by("deal__closed_at", "deal_id", "seat")
+        .values_list("deal_id", "player_id", "place", "points")
+    ):
+        finishes[deal_id].append((player_id, place, points))
+    money: dict[int, dict[int, Decimal]] = defaultdict(lambda: defaultdict(Decimal))
+    for deal_id, payer, payee, amount in LedgerLine.objects.filter(deal__in=counted).values_list(
+        "deal_id", "payer_id", "payee_id", "amount"
+    ):
+        money[deal_id][payer] -= amount
+        money[deal_id][payee] += amount
+
+    ordered = [
+        ([player for player, _, _ in finish], {p: place for p, place, _ in finish if place})
+        for finish in finishes.values()
+    ]
+    skills = rate(ordered)
+
+    pairs: dict[tuple[int, int], list[int]] = defaultdict(lambda: [0, 0])
+    series: dict[int, list[tuple[int, int, Decimal]]] = defaultdict(list)
+    totals: dict[int, tuple[int, Decimal]] = defaultdict(lambda: (0, Decimal(0)))
+    for deal_id, finish in finishes.items():
+        ranks = dict(
+            zip(
+                [player for player, _, _ in finish],
+                finishing_ranks(
+                    [player for player, _, _ in finish],
+                    {p: place for p, place, _ in finish if place},
+                ),
+                strict=True,
+            )
+        )
+        for player, _, points in finish:
+            for opponent in ranks:
+                if opponent != player and ranks[player] != ranks[opponent]:
+                    pairs[(player, opponent)][0 if ranks[player] < ranks[opponent] else 1] += 1
+            running_points, running_net = totals[player]
+            totals[player] = (
+                running_points + points,
+                running_net + money[deal_id].get(player, Decimal(0)),
+            )
+            series[player].append((deal_id, *totals[player]))
+
+    rows = []
+    for row in standings:
+        skill = skills.get(row.player)
+        rows.append(
+            LeaderboardRow(
+                **vars(row),
+                skill=round(skill.ordinal, 2) if skill else 0.0,
+                mu=round(skill.mu, 2) if skill else 0.0,
+                sigma=round(skill.sigma, 2) if skill else 0.0,
+            )
+        )
+    return Leaderboard(
+        rows=rows,
+        head_to_head=[
+            HeadToHead(player=a, opponent=b, ahead=ahead, behind=behind)
+            for (a, b), (ahead, behind) in sorted(pairs.items())
+        ],
+        series=dict(series),
+    )
+
+
+LEADERBOARD_COLUMNS = [
+    "name",
+    "points",
+    "deals",
+    "wins",
+    "podiums",
+    "losses",
+    "average_place",
+    "net",
+    "twos_beaten_made",
+    "twos_beaten_suffered",
+    "guaransheeds_won",
+    "guaransheeds_lost",
+    "skill",
+]
+
+
+def leaderboard_csv(leaderboard: Leaderboard) -> str:
+    """The leaderboard as CSV, one row a player, in leaderboard order."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(LEADERBOARD_COLUMNS)
+    for row in leaderboard.rows:
+        writer.writerow(["" if (v := getattr(row, c)) is None else v for c in LEADERBOARD_COLUMNS])
+    return out.getvalue()
+
+
 def session_balances(session: Session) -> dict[int, Decimal]:
     """Net money per player over the session's closed deals: received − paid.
 
     Two queries (money in, money out), summed in the database.
     """
+    return _balances(LedgerLine.objects.filter(session=session))
+
+
+def _balances(lines: QuerySet[LedgerLine]) -> dict[int, Decimal]:
     balances: dict[int, Decimal] = defaultdict(Decimal)
-    lines = LedgerLine.objects.filter(session=session)
     for received in lines.values("payee_id").annotate(total=Sum("amount")):
         balances[received["payee_id"]] += received["total"]
     for paid in lines.values("payer_id").annotate(total=Sum("amount")):
         balances[paid["payer_id"]] -= paid["total"]
-    return dict(balances)
+    # The same scale on every database (SQLite's sums drop trailing zeros).
+    return {player: net.quantize(LEDGER_PLACES) for player, net in balances.items()}
 
 
 @dataclass
@@ -197,4 +354,109 @@ def deal_view(deal: Deal) -> DealView:
         ledger=list(result.ledger),
         why=result.why,
         next_deal=next_deal,
+    )
+
+
+# --- API reads (issue 3) ------------------------------------------------------------------
+
+
+def session_queryset() -> QuerySet[Session]:
+    """Sessions with what their detail shows: circle, seats with players in seat order,
+    and the open deal as `open_deals` — three queries for any number of sessions."""
+    from django.db.models import Prefetch
+
+    from tracker.models import Seat
+
+    return Session.objects.select_related("circle").prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position")),
+        Prefetch(
+            "deals", queryset=Deal.objects.filter(status=Deal.Status.OPEN), to_attr="open_deals"
+        ),
+    )
+
+
+def session_deals(session: Session) -> QuerySet[Deal]:
+    """The session's deals newest first, each with its players in seat order: a page of
+    them costs two queries."""
+    from django.db.models import Prefetch
+
+    return session.deals.order_by("-number").prefetch_related(
+        Prefetch("deal_players", queryset=DealPlayer.objects.order_by("seat"))
+    )
+
+
+@dataclass
+class DealDetail:
+    view: DealView
+    players: list[DealPlayer]
+
+
+def deal_detail(deal: Deal) -> DealDetail:
+    """`deal_view` plus the deal's players with seat, stored place and points: one query
+    more, whatever the session's length."""
+    return DealDetail(view=deal_view(deal), players=list(deal.deal_players.order_by("seat")))
+
+
+def deal_events(deal: Deal) -> list[DealEvent]:
+    """The events that stand on a deal, in the order they were recorded."""
+    return list(deal.dealevents.filter(undone_at__isnull=True).order_by("seq"))
+
+
+# --- Pages --------------------------------------------------------------------------------
+
+
+def session_points_by_deal(session: Session) -> list[tuple[int, dict[int, int]]]:
+    """Each counted deal's points per player, oldest first (the standings' sparklines).
+
+    One query, whatever the number of deals.
+    """
+    by_deal: dict[int, dict[int, int]] = {}
+    rows = (
+        DealPlayer.objects.filter(
+            deal__session=session,
+            deal__status__in=[Deal.Status.FILED, Deal.Status.ENDED],
+            deal__winner__isnull=False,
+        )
+        .order_by("deal__number", "seat")
+        .values_list("deal__number", "player_id", "points")
+    )
+    for number, player, points in rows:
+        by_deal.setdefault(number, {})[player] = points
+    return sorted(by_deal.items())
+
+
+def session_deal_history(session: Session) -> list[Deal]:
+    """The session's deals newest first, with what the history page shows of each:
+    players (with names), the taps and events that stand, and the ledger.
+
+    Queries: deals, players, taps, events, ledger lines — five, whatever the number of
+    deals. Live taps and events are on `live_taps` and `live_events`.
+    """
+    return list(_with_records(session.deals.order_by("-number")))
+
+
+def session_deal_numbered(session: Session, number: int) -> Deal | None:
+    """One deal of the session by number, prefetched like `session_deal_history`."""
+    return _with_records(session.deals.filter(number=number)).first()
+
+
+def _with_records(deals: QuerySet[Deal]) -> QuerySet[Deal]:
+    from django.db.models import Prefetch
+
+    return deals.prefetch_related(
+        Prefetch(
+            "deal_players",
+            queryset=DealPlayer.objects.select_related("player").order_by("seat"),
+        ),
+        Prefetch(
+            "taps",
+            queryset=Tap.objects.filter(undone_at__isnull=True).order_by("seq"),
+            to_attr="live_taps",
+        ),
+        Prefetch(
+            "dealevents",
+            queryset=DealEvent.objects.filter(undone_at__isnull=True).order_by("seq"),
+            to_attr="live_events",
+        ),
+        Prefetch("ledger_lines", queryset=LedgerLine.objects.order_by("position")),
     )
