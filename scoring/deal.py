@@ -132,9 +132,7 @@ def check_rules(rules: Rules, players: int) -> None:
     if not 13 <= rules.hand_size <= largest:
         if largest == 13:
             raise ScoringError(f"With {players} players each is dealt 13 cards.")
-        raise ScoringError(
-            f"With {players} players the hand size is 13 to {largest} cards."
-        )
+        raise ScoringError(f"With {players} players the hand size is 13 to {largest} cards.")
 
 
 # --- Replaying a deal ------------------------------------------------------------------
@@ -293,9 +291,7 @@ class _Deal:
         self.require_player(player)
         if player in self.order:
             place = self.order.index(player) + 1
-            raise ScoringError(
-                f"{self.name(player)} is already out ({ordinal(place)})."
-            )
+            raise ScoringError(f"{self.name(player)} is already out ({ordinal(place)}).")
         if self.places_filled() and self.rules.needs_hands:
             raise ScoringError(
                 "Play ended when the first player went out: record the other hands instead."
@@ -313,9 +309,7 @@ class _Deal:
         if tap.loser:
             self.loser_tapped = player
         for payer in tap.not_played:
-            self.pay(
-                payer, player, self.stake(GOT_TO_GET_IN_RATE), Reason.GOT_TO_GET_IN
-            )
+            self.pay(payer, player, self.stake(GOT_TO_GET_IN_RATE), Reason.GOT_TO_GET_IN)
 
     def check_loser_tap(self, tap: Tap) -> None:
         if not self.places_filled():
@@ -323,9 +317,7 @@ class _Deal:
         if self.loser() is not None:
             raise ScoringError("The loser of this deal is already known.")
         if tap.not_played:
-            raise ScoringError(
-                "The loser did not go out, so nobody pays Got to Get In."
-            )
+            raise ScoringError("The loser did not go out, so nobody pays Got to Get In.")
 
     def check_not_played(self, tap: Tap) -> None:
         if not tap.not_played:
@@ -339,9 +331,7 @@ class _Deal:
             if other == tap.player:
                 raise ScoringError("The player going out has played their cards.")
             if other in self.order:
-                raise ScoringError(
-                    f"{self.name(other)} is already out, so they have played."
-                )
+                raise ScoringError(f"{self.name(other)} is already out, so they have played.")
 
     def apply_two_beaten(self, event: TwoBeaten) -> None:
         self.require_open()
@@ -393,9 +383,7 @@ class _Deal:
             or hand.cutups * 6 > hand.cards
             or hand.bombs * 4 > hand.cards
         ):
-            raise ScoringError(
-                "The unused 2s, cutups and bombs do not fit in the cards left."
-            )
+            raise ScoringError("The unused 2s, cutups and bombs do not fit in the cards left.")
         self.count_twos(hand.black_twos, hand.red_twos)
         self.hands[hand.player] = hand
 
@@ -407,9 +395,7 @@ class _Deal:
         if self.guaransheed is not None:
             raise ScoringError("A Guaransheed is already declared on this deal.")
         if self.order:
-            raise ScoringError(
-                "A Guaransheed is declared before the first player goes out."
-            )
+            raise ScoringError("A Guaransheed is declared before the first player goes out.")
         self.guaransheed = declaration
 
     def apply_instant_win(self, claim: InstantWin) -> None:
@@ -461,8 +447,7 @@ class _Deal:
         if self.instant_win is not None:
             assert winner is not None
             return [
-                self.line(player, winner, self.rules.stake, Reason.INSTANT_WIN)
-                for player in others
+                self.line(player, winner, self.rules.stake, Reason.INSTANT_WIN) for player in others
             ]
         lines: list[LedgerLine | None] = []
         loser = self.loser()
@@ -485,15 +470,11 @@ class _Deal:
         lines: list[LedgerLine | None] = []
         if self.rules.stake_rule is StakeRule.PER_CARD:
             lines.append(
-                self.line(
-                    payer, winner, self.stake(Decimal(hand.cards)), Reason.CARDS_LEFT
-                )
+                self.line(payer, winner, self.stake(Decimal(hand.cards)), Reason.CARDS_LEFT)
             )
         elif self.rules.stake_rule is StakeRule.PRO_PLAY:
             rate = Decimal(2) if hand.cards > PRO_PLAY_BIG_HAND else Decimal(1)
-            lines.append(
-                self.line(payer, winner, self.stake(rate), Reason.PRO_PLAY_WIN)
-            )
+            lines.append(self.line(payer, winner, self.stake(rate), Reason.PRO_PLAY_WIN))
         counts = {
             Reason.UNUSED_BLACK_TWO: hand.black_twos,
             Reason.UNUSED_RED_TWO: hand.red_twos,
@@ -539,15 +520,18 @@ class _Deal:
             status, why = DealStatus.OPEN, self.open_why()
         places = self.places()
         ledger: list[LedgerLine] = list(self.play_ledger)
-        if status is not DealStatus.OPEN:
+        if status is DealStatus.ENDED and self.winner() is None:
+            # An ended deal in which nobody went out counts nowhere (SPEC 3.3), its 2s
+            # beaten included: standings, balances and the ledger all agree on that.
+            ledger = []
+        elif status is not DealStatus.OPEN:
             ledger += [line for line in self.settled_ledger() if line is not None]
         return DealResult(
             status=status,
             why=why,
             places=places,
             points={
-                player: points_for(self.rules, places.get(player, 0))
-                for player in self.players
+                player: points_for(self.rules, places.get(player, 0)) for player in self.players
             },
             winner=self.winner(),
             loser=self.loser(),
