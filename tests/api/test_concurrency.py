@@ -1,0 +1,135 @@
+"""Real concurrency on PostgreSQL: many phones at once (SPEC 8).
+
+Each thread has its own client and database connection (closed when it ends); a barrier
+releases them together.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from collections.abc import Callable
+
+import pytest
+from django.db import connection
+
+from tests.api.conftest import client_with
+from tracker.models import Deal, IdempotencyKey, LedgerLine, Tap
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+
+def at_once(calls: list[Callable[[], tuple[int, dict]]]) -> list[tuple[int, dict]]:
+    """Run the calls in threads released together; their (status, body) in call order."""
+    barrier = threading.Barrier(len(calls))
+    results: list = [None] * len(calls)
+
+    def run(index: int) -> None:
+        try:
+            barrier.wait(timeout=10)
+            results[index] = calls[index]()
+        except BaseException as error:  # reported by the assertions below
+            results[index] = (None, {"error": repr(error)})
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(index,)) for index in range(len(calls))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    return results
+
+
+def post(token: str, url: str, body: dict | None = None, **headers) -> Callable:
+    def call() -> tuple[int, dict]:
+        response = client_with(f"Token {token}").post(url, body or {}, **headers)
+        return response.status_code, response.json()
+
+    return call
+
+
+def test_sixteen_phones_tapping_one_deal_file_it_once(start, token):
+    """Eight players, loser pays: the 7th distinct player out files the deal (the last one
+    left is the loser). 16 phones tap, each player twice, all at once."""
+    table = start(players=[f"P{seat}" for seat in range(1, 9)])
+    deal = table.deal
+    players = list(table.p.values())
+
+    results = at_once(
+        [post(token, f"/api/deals/{deal}/taps/", {"player": players[i % 8]}) for i in range(16)]
+    )
+
+    statuses = Counter(status for status, _ in results)
+    assert set(statuses) <= {201, 400, 409}, results
+    assert statuses[201] == 7
+    accepted = sorted(body["taps"][-1]["player"] for status, body in results if status == 201)
+    live = Tap.objects.filter(deal_id=deal, undone_at__isnull=True)
+    assert sorted(live.values_list("player_id", flat=True)) == accepted  # no lost tap
+    assert sorted(live.values_list("place", flat=True)) == [1, 2, 3, 4, 5, 6, 7]
+    assert len(set(accepted)) == 7
+    session_deals = Deal.objects.filter(session_id=table.id)
+    assert list(session_deals.order_by("number").values_list("number", "status")) == [
+        (1, "filed"),
+        (2, "open"),
+    ]
+    assert LedgerLine.objects.filter(deal_id=deal).count() == 7  # the loser pays each once
+    filed = [body for status, body in results if status == 201 and body["status"] == "filed"]
+    assert len(filed) == 1
+
+
+def test_one_tap_replayed_twenty_times_at_once_is_applied_once(start, token):
+    table = start()
+    deal = table.deal
+    tap = post(
+        token, f"/api/deals/{deal}/taps/", {"player": table.p["Alice"]}, HTTP_IDEMPOTENCY_KEY="k1"
+    )
+
+    results = at_once([tap] * 20)
+
+    statuses = Counter(status for status, _ in results)
+    assert set(statuses) <= {201, 409}, results
+    assert statuses[201] >= 1
+    bodies = [body for status, body in results if status == 201]
+    assert all(body == bodies[0] for body in bodies)
+    assert Tap.objects.filter(deal_id=deal).count() == 1
+    # Once the first has finished, a retry gets the same answer again.
+    assert tap() == (201, bodies[0])
+    assert IdempotencyKey.objects.get(key="k1").state == "done"
+
+
+def test_undo_racing_the_tap_that_files_never_deadlocks(start, token):
+    """Undo locks the session, then the deal; a filing tap holds the deal and then inserts
+    rows that reference the session. Neither may end in a 500."""
+    for _round in range(8):
+        table = start()
+        deal = table.deal
+        table.tap(deal, "Alice", "Cara")
+
+        results = at_once(
+            [
+                post(token, f"/api/deals/{deal}/taps/", {"player": table.p["Ben"]}),
+                post(token, f"/api/deals/{deal}/undo/"),
+            ]
+        )
+
+        assert [status for status, _ in results] == [201, 200], results
+        assert Deal.objects.filter(session_id=table.id, status="open").count() == 1
+
+
+def test_end_match_racing_a_tap_answers_both_cleanly(start, token):
+    for _round in range(8):
+        table = start()
+        deal = table.deal
+        table.tap(deal, "Alice", "Cara")
+
+        results = at_once(
+            [
+                post(token, f"/api/deals/{deal}/taps/", {"player": table.p["Ben"]}),
+                post(token, f"/api/sessions/{table.id}/end/"),
+            ]
+        )
+
+        statuses = sorted(status for status, _ in results)
+        assert statuses in ([200, 201], [201, 409], [200, 409]), results
+        assert Deal.objects.filter(session_id=table.id, status="open").count() <= 1

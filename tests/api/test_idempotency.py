@@ -1,0 +1,207 @@
+"""`Idempotency-Key`: a retried write is applied once and answered the same (SPEC 8)."""
+
+from datetime import timedelta
+
+import pytest
+from django.urls import URLPattern, get_resolver
+from django.utils import timezone
+from rest_framework.test import APIRequestFactory
+
+from tests.api.conftest import client_with, db_state
+from tracker.api.idempotency import _fingerprint, idempotency_keys_purge
+from tracker.api.views import AuthTokenView
+from tracker.models import IdempotencyKey, Tap
+
+pytestmark = pytest.mark.django_db
+
+
+def tap(client, table, name, key, deal=None):
+    deal = deal or table.deal
+    return client.post(
+        f"/api/deals/{deal}/taps/", {"player": table.p[name]}, HTTP_IDEMPOTENCY_KEY=key
+    )
+
+
+def test_same_key_and_body_replays_the_first_answer_without_a_second_tap(start, api):
+    table = start()
+    deal = table.deal
+    first = tap(api, table, "Alice", "tap-1", deal)
+
+    again = tap(api, table, "Alice", "tap-1", deal)
+
+    assert (first.status_code, again.status_code) == (201, 201)
+    assert again.content == first.content
+    assert (first.get("Idempotent-Replayed"), again["Idempotent-Replayed"]) == (None, "true")
+    assert Tap.objects.count() == 1
+    key = IdempotencyKey.objects.get()
+    assert (key.key, key.state, key.status_code) == ("tap-1", "done", 201)
+
+
+def test_a_replay_answers_as_the_first_time_even_after_more_taps(start, api):
+    table = start()
+    deal = table.deal
+    first = tap(api, table, "Alice", "tap-1", deal)
+    tap(api, table, "Cara", "tap-2", deal)
+
+    again = tap(api, table, "Alice", "tap-1", deal)
+
+    assert again.json() == first.json()
+    assert len(again.json()["taps"]) == 1
+    assert Tap.objects.count() == 2
+
+
+def test_same_key_with_another_body_is_refused_with_422(start, api):
+    table = start()
+    tap(api, table, "Alice", "tap-1")
+    before = db_state()
+
+    response = tap(api, table, "Ben", "tap-1")
+
+    assert response.status_code == 422
+    assert response.json() == {
+        "detail": (
+            "This Idempotency-Key was already used for a different request; "
+            "send a new key with a new request."
+        )
+    }
+    assert db_state() == before
+
+
+def test_same_key_on_another_path_is_refused_with_422(start, api):
+    table = start()
+    deal = table.deal
+    tap(api, table, "Alice", "k", deal)
+
+    response = api.post(f"/api/deals/{deal}/undo/", HTTP_IDEMPOTENCY_KEY="k")
+
+    assert response.status_code == 422
+    assert Tap.objects.filter(undone_at__isnull=True).count() == 1
+
+
+def running_key(user, table, name, *, started_at):
+    """A key left `running` for a tap of `name`, as its first request would claim it."""
+    request = APIRequestFactory().post(
+        f"/api/deals/{table.deal}/taps/", {"player": table.p[name]}, format="json"
+    )
+    return IdempotencyKey.objects.create(
+        scope=f"user:{user.pk}",
+        key="tap-1",
+        fingerprint=_fingerprint(request),
+        started_at=started_at,
+    )
+
+
+def test_a_key_still_running_answers_409(start, api, user):
+    table = start()
+    running_key(user, table, "Alice", started_at=timezone.now())
+
+    response = tap(api, table, "Alice", "tap-1")
+
+    assert response.status_code == 409
+    assert response.json() == {
+        "detail": (
+            "The first request with this Idempotency-Key is still running; "
+            "retry in a moment to get its answer."
+        )
+    }
+    assert Tap.objects.count() == 0
+
+
+def test_a_stale_running_key_is_taken_over(start, api, user):
+    """Its request died before committing anything: the retry runs it, once."""
+    table = start()
+    key = running_key(user, table, "Alice", started_at=timezone.now() - timedelta(hours=1))
+
+    retried = tap(api, table, "Alice", "tap-1")
+
+    assert retried.status_code == 201
+    assert Tap.objects.count() == 1
+    key.refresh_from_db()
+    assert (key.state, key.status_code) == ("done", 201)
+    assert tap(api, table, "Alice", "tap-1").content == retried.content
+
+
+def test_a_refused_request_lets_the_key_go(start, api):
+    table = start()
+    deal = table.deal
+    refused = api.post(f"/api/deals/{deal}/taps/", {"player": 999}, HTTP_IDEMPOTENCY_KEY="tap-1")
+    assert refused.status_code == 400
+    assert IdempotencyKey.objects.count() == 0
+
+    accepted = tap(api, table, "Alice", "tap-1", deal)
+
+    assert accepted.status_code == 201
+    assert Tap.objects.count() == 1
+
+
+def test_keys_are_scoped_to_the_caller(start, api, user):
+    table = start()
+    deal = table.deal
+    link = api.post(f"/api/sessions/{table.id}/share-links/", {"role": "scorer"}).json()
+    phone = client_with(f"Share {link['token']}")
+
+    mine = tap(api, table, "Alice", "same", deal)
+    theirs = tap(phone, table, "Cara", "same", deal)  # another caller: not a reused key
+
+    assert (mine.status_code, theirs.status_code) == (201, 201)
+    assert Tap.objects.count() == 2
+    assert sorted(IdempotencyKey.objects.values_list("scope", "key")) == [
+        (f"link:{link['id']}", "same"),
+        (f"user:{user.pk}", "same"),
+    ]
+
+
+def test_an_unusable_key_is_refused(start, api):
+    table = start()
+    before = db_state()
+
+    for key in ("", "x" * 256, "naïve"):
+        response = tap(api, table, "Alice", key)
+        assert response.status_code == 400
+        assert response.json()["detail"] == (
+            "The Idempotency-Key header is 1 to 255 printable ASCII characters, such as a UUID."
+        )
+    assert db_state() == before
+
+
+def test_reads_ignore_the_key(start, api):
+    table = start()
+
+    response = api.get(f"/api/sessions/{table.id}/", HTTP_IDEMPOTENCY_KEY="read")
+
+    assert response.status_code == 200
+    assert IdempotencyKey.objects.count() == 0
+
+
+def test_purge_removes_only_keys_older_than_a_day(start, api):
+    table = start()
+    tap(api, table, "Alice", "old")
+    tap(api, table, "Cara", "recent")
+    IdempotencyKey.objects.filter(key="old").update(created_at=timezone.now() - timedelta(hours=25))
+    IdempotencyKey.objects.filter(key="recent").update(
+        created_at=timezone.now() - timedelta(hours=23)
+    )
+
+    assert idempotency_keys_purge(older_than=timedelta(hours=1)) == 1  # never under 24 h
+
+    assert list(IdempotencyKey.objects.values_list("key", flat=True)) == ["recent"]
+
+
+def test_every_write_endpoint_takes_the_key():
+    """Each POST, PUT, PATCH and DELETE of the API goes through `idempotent`."""
+    api_patterns = [
+        pattern
+        for pattern in get_resolver().url_patterns
+        if not isinstance(pattern, URLPattern) and pattern.pattern.describe().startswith("'api/")
+    ][0].url_patterns
+    writes = {}
+    for pattern in api_patterns:
+        view = pattern.callback.view_class
+        for method in ("post", "put", "patch", "delete"):
+            if hasattr(view, method) and view is not AuthTokenView:
+                writes[f"{method} {pattern.pattern}"] = getattr(
+                    getattr(view, method), "idempotent", False
+                )
+
+    assert len(writes) == 17
+    assert [write for write, wrapped in writes.items() if not wrapped] == []

@@ -1,0 +1,501 @@
+"""The API's views: each validates its input, calls one service (writes) or selector
+(reads), and answers with an output serializer. Who may call what is in `permissions`;
+every write goes through `idempotency.idempotent`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import authenticate
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.authtoken.models import Token
+from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.serializers import Serializer
+from rest_framework.views import APIView
+
+import scoring
+from tracker import selectors, services
+from tracker.api import serializers as io
+from tracker.api.authentication import ShareLinkAuthentication
+from tracker.api.exceptions import api_exception_handler
+from tracker.api.idempotency import HEADER, idempotent
+from tracker.api.parsers import JSONBodyParser
+from tracker.api.permissions import (
+    Access,
+    Caller,
+    CallerPermission,
+    circle_of,
+    circles_of,
+    deal_of,
+    player_of,
+    session_of,
+    sessions_of,
+    share_link_of,
+)
+from tracker.models import Session
+
+# --- Shared plumbing ----------------------------------------------------------------------
+
+IDEMPOTENCY = OpenApiParameter(
+    HEADER,
+    str,
+    OpenApiParameter.HEADER,
+    required=False,
+    description=(
+        "Any unique string (a UUID). A retry with the same key and body is applied once and "
+        "gets the first answer again; the same key with another body gets 422; a retry "
+        "while the first is still running gets 409. Kept at least 24 hours."
+    ),
+)
+ERROR = OpenApiResponse(io.ErrorOut, description="A sentence saying what went wrong.")
+READ_ERRORS = {401: ERROR, 403: ERROR, 404: ERROR}
+WRITE_ERRORS = {400: ERROR, 401: ERROR, 403: ERROR, 404: ERROR, 409: ERROR, 422: ERROR}
+
+
+def reads(response: Any, **kwargs: Any) -> Any:
+    return extend_schema(responses={200: response, **READ_ERRORS}, **kwargs)
+
+
+def writes(request: Any, code: int, response: Any, **kwargs: Any) -> Any:
+    return extend_schema(
+        request=request,
+        responses={code: response, **WRITE_ERRORS},
+        parameters=[IDEMPOTENCY],
+        **kwargs,
+    )
+
+
+PARSERS = [JSONBodyParser, FormParser, MultiPartParser]
+
+
+class Pages(PageNumberPagination):
+    page_size = 50
+    page_size_query_param = "page_size"
+    max_page_size = 200
+
+
+class ApiView(APIView):
+    """Token, share link or session login (CSRF enforced); `access` maps each HTTP method
+    to the least a caller needs (see `permissions`)."""
+
+    authentication_classes = [TokenAuthentication, ShareLinkAuthentication, SessionAuthentication]
+    permission_classes = [CallerPermission]
+    parser_classes = PARSERS
+    access: dict[str, Access] = {}
+
+    def get_exception_handler(self) -> Any:
+        return api_exception_handler
+
+    @property
+    def caller(self) -> Caller:
+        caller = Caller.of(self.request)
+        assert caller is not None  # CallerPermission let only known callers in
+        return caller
+
+    def valid(self, serializer_class: type[Serializer]) -> Any:
+        """The request body, validated; a body that is not a JSON object is refused."""
+        if not isinstance(self.request.data, dict):
+            raise ValidationError("The request body must be a JSON object.")
+        serializer = serializer_class(data=self.request.data)
+        serializer.is_valid(raise_exception=True)
+        return serializer
+
+    def paginated(self, queryset: Any, serializer_class: type[Serializer]) -> Response:
+        paginator = Pages()
+        page = paginator.paginate_queryset(queryset, self.request, view=self)
+        return paginator.get_paginated_response(serializer_class(page, many=True).data)
+
+
+def session_out(session: Session, code: int = status.HTTP_200_OK) -> Response:
+    fresh = selectors.session_queryset().get(pk=session.pk)
+    return Response(io.SessionOut(fresh).data, status=code)
+
+
+def deal_out(deal: Any, code: int = status.HTTP_200_OK) -> Response:
+    return Response(io.DealOut(selectors.deal_detail(deal)).data, status=code)
+
+
+# --- Sign-in ------------------------------------------------------------------------------
+
+
+class AuthTokenView(APIView):
+    """Trade a username and password for an API token (the same token every time)."""
+
+    authentication_classes: list[Any] = []
+    permission_classes = [AllowAny]
+    parser_classes = PARSERS
+
+    def get_exception_handler(self) -> Any:
+        return api_exception_handler
+
+    @extend_schema(
+        request=io.TokenInput,
+        responses={200: io.TokenOut, 400: ERROR},
+        auth=[],
+        summary="Get an API token",
+    )
+    def post(self, request: Request) -> Response:
+        if not isinstance(request.data, dict):
+            raise ValidationError("The request body must be a JSON object.")
+        credentials = io.TokenInput(data=request.data)
+        credentials.is_valid(raise_exception=True)
+        user = authenticate(request, **credentials.validated_data)
+        if user is None:
+            raise services.Invalid("That username and password do not match an account.")
+        token, _ = Token.objects.get_or_create(user=user)
+        return Response({"token": token.key})
+
+
+# --- Circles and players ------------------------------------------------------------------
+
+
+class CircleListView(ApiView):
+    access = {"GET": Access.MEMBER, "POST": Access.MEMBER}
+
+    @reads(io.CircleOut(many=True), summary="Your circles")
+    def get(self, request: Request) -> Response:
+        circles = circles_of(self.caller).order_by("name", "id")
+        return Response(io.CircleOut(circles, many=True).data)
+
+    @writes(io.NameInput, 201, io.CircleOut, summary="Start a circle")
+    @idempotent
+    def post(self, request: Request) -> Response:
+        name = self.valid(io.NameInput).validated_data["name"]
+        circle = services.circle_create(owner=self.caller.user, name=name)
+        return Response(io.CircleOut(circle).data, status=status.HTTP_201_CREATED)
+
+
+class CircleDetailView(ApiView):
+    access = {"GET": Access.MEMBER, "PATCH": Access.MEMBER}
+
+    @reads(io.CircleOut)
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(io.CircleOut(circle_of(self.caller, pk)).data)
+
+    @writes(io.NameInput, 200, io.CircleOut, summary="Rename a circle")
+    @idempotent
+    def patch(self, request: Request, pk: int) -> Response:
+        circle = circle_of(self.caller, pk)
+        name = self.valid(io.NameInput).validated_data["name"]
+        circle = services.circle_rename(circle=circle, name=name)
+        return Response(io.CircleOut(circle).data)
+
+
+class CirclePlayersView(ApiView):
+    access = {"GET": Access.MEMBER, "POST": Access.MEMBER}
+
+    @reads(io.PlayerOut(many=True), summary="A circle's players")
+    def get(self, request: Request, pk: int) -> Response:
+        circle = circle_of(self.caller, pk)
+        return Response(io.PlayerOut(circle.players.order_by("name", "id"), many=True).data)
+
+    @writes(io.NameInput, 201, io.PlayerOut, summary="Add a player to a circle")
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        circle = circle_of(self.caller, pk)
+        name = self.valid(io.NameInput).validated_data["name"]
+        player = services.player_create(circle=circle, name=name)
+        return Response(io.PlayerOut(player).data, status=status.HTTP_201_CREATED)
+
+
+class PlayerDetailView(ApiView):
+    access = {"GET": Access.MEMBER, "PATCH": Access.MEMBER}
+
+    @reads(io.PlayerOut)
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(io.PlayerOut(player_of(self.caller, pk)).data)
+
+    @writes(io.NameInput, 200, io.PlayerOut, summary="Rename a player")
+    @idempotent
+    def patch(self, request: Request, pk: int) -> Response:
+        player = player_of(self.caller, pk)
+        name = self.valid(io.NameInput).validated_data["name"]
+        player = services.player_rename(player=player, name=name)
+        return Response(io.PlayerOut(player).data)
+
+
+# --- Sessions -----------------------------------------------------------------------------
+
+
+class SessionListView(ApiView):
+    access = {"GET": Access.VIEWER, "POST": Access.MEMBER}
+    pagination_class = Pages
+
+    @reads(
+        io.SessionOut(many=True),
+        summary="Sessions you can see, newest first",
+        parameters=[io.SessionFilter],
+    )
+    def get(self, request: Request) -> Response:
+        sessions = sessions_of(self.caller, selectors.session_queryset())
+        query = io.SessionFilter(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        if "circle" in query.validated_data:
+            sessions = sessions.filter(circle_id=query.validated_data["circle"])
+        return self.paginated(sessions.order_by("-started_at", "-id"), io.SessionOut)
+
+    @writes(io.SessionInput, 201, io.SessionOut, summary="Start a session")
+    @idempotent
+    def post(self, request: Request) -> Response:
+        data = self.valid(io.SessionInput).validated_data
+        circle = circles_of(self.caller).filter(pk=data["circle"]).first()
+        if circle is None:
+            raise services.Invalid(f"There is no circle {data['circle']} of yours.")
+        session = services.session_create(
+            circle=circle,
+            name=data["name"],
+            players=data["players"],
+            format=data["format"],
+            stake_rule=data["stake_rule"],
+            stake=data["stake"],
+            currency=data["currency"],
+            hand_size=data["hand_size"],
+            options=scoring.Options(**data.get("options", {})),
+            actor=self.caller.actor,
+        )
+        return session_out(session, status.HTTP_201_CREATED)
+
+
+class SessionDetailView(ApiView):
+    access = {"GET": Access.VIEWER}
+
+    @reads(io.SessionOut)
+    def get(self, request: Request, pk: int) -> Response:
+        session = session_of(self.caller, pk, selectors.session_queryset())
+        return Response(io.SessionOut(session).data)
+
+
+class SessionEndView(ApiView):
+    access = {"POST": Access.SCORER}
+
+    @writes(None, 200, io.SessionOut, summary="End the session (End match on its open deal)")
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        session = session_of(self.caller, pk)
+        session = services.session_end(session_id=session.pk, actor=self.caller.actor)
+        return session_out(session)
+
+
+class SessionPlayersView(ApiView):
+    access = {"PUT": Access.MEMBER}
+
+    @writes(io.SeatingInput, 200, io.SessionOut, summary="Change who sits at the table")
+    @idempotent
+    def put(self, request: Request, pk: int) -> Response:
+        session = session_of(self.caller, pk)
+        players = self.valid(io.SeatingInput).validated_data["players"]
+        session = services.session_seat(
+            session_id=session.pk, players=players, actor=self.caller.actor
+        )
+        return session_out(session)
+
+
+class SessionDealsView(ApiView):
+    access = {"GET": Access.VIEWER}
+    pagination_class = Pages
+
+    @reads(io.DealSummaryOut(many=True), summary="The session's deals, newest first")
+    def get(self, request: Request, pk: int) -> Response:
+        session = session_of(self.caller, pk)
+        return self.paginated(selectors.session_deals(session), io.DealSummaryOut)
+
+
+class StandingsView(ApiView):
+    access = {"GET": Access.VIEWER}
+
+    @reads(io.StandingsOut, summary="Session standings")
+    def get(self, request: Request, pk: int) -> Response:
+        session = session_of(self.caller, pk)
+        return Response(io.standings_data(selectors.session_standings(session)))
+
+
+class SettlementView(ApiView):
+    access = {"GET": Access.VIEWER}
+
+    @reads(io.SettlementOut, summary="Balances and the fewest transfers that clear them")
+    def get(self, request: Request, pk: int) -> Response:
+        session = session_of(self.caller, pk)
+        return Response(io.settlement_data(session, selectors.session_settlement(session)))
+
+
+class SettlementPaidView(ApiView):
+    access = {"POST": Access.MEMBER}
+
+    @writes(io.TransferInput, 201, io.SettlementOut, summary="Mark a transfer paid")
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        session = session_of(self.caller, pk)
+        transfer = self.valid(io.TransferInput).transfer()
+        services.transfer_mark_paid(
+            session_id=session.pk,
+            payer_id=transfer.payer,
+            payee_id=transfer.payee,
+            amount=transfer.amount,
+            actor=self.caller.actor,
+        )
+        settlement = selectors.session_settlement(session)
+        return Response(io.settlement_data(session, settlement), status=status.HTTP_201_CREATED)
+
+
+class SettlementUnpaidView(ApiView):
+    access = {"POST": Access.MEMBER}
+
+    @writes(io.TransferInput, 200, io.SettlementOut, summary="Mark a paid transfer unpaid")
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        session = session_of(self.caller, pk)
+        transfer = self.valid(io.TransferInput).transfer()
+        services.transfer_mark_unpaid(
+            session_id=session.pk,
+            payer_id=transfer.payer,
+            payee_id=transfer.payee,
+            amount=transfer.amount,
+            actor=self.caller.actor,
+        )
+        return Response(io.settlement_data(session, selectors.session_settlement(session)))
+
+
+# --- Share links --------------------------------------------------------------------------
+
+
+class ShareLinksView(ApiView):
+    access = {"GET": Access.MEMBER, "POST": Access.MEMBER}
+
+    @reads(io.ShareLinkOut(many=True), summary="The session's share links, newest first")
+    def get(self, request: Request, pk: int) -> Response:
+        session = session_of(self.caller, pk)
+        links = session.share_links.order_by("-created_at", "-id")
+        return Response(io.ShareLinkOut(links, many=True).data)
+
+    @writes(
+        io.ShareLinkInput,
+        201,
+        io.ShareLinkOut,
+        summary="Make a share link (revokes the active link of the same role)",
+    )
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        session = session_of(self.caller, pk)
+        role = self.valid(io.ShareLinkInput).validated_data["role"]
+        link = services.share_link_create(session_id=session.pk, role=role, actor=self.caller.actor)
+        return Response(io.ShareLinkOut(link).data, status=status.HTTP_201_CREATED)
+
+
+class ShareLinkRevokeView(ApiView):
+    access = {"POST": Access.MEMBER}
+
+    @writes(None, 200, io.ShareLinkOut, summary="Revoke a share link")
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        link = share_link_of(self.caller, pk)
+        link = services.share_link_revoke(link_id=link.pk, actor=self.caller.actor)
+        return Response(io.ShareLinkOut(link).data)
+
+
+# --- Deals --------------------------------------------------------------------------------
+
+
+class DealDetailView(ApiView):
+    access = {"GET": Access.VIEWER}
+
+    @reads(io.DealOut, summary="A deal: taps, events, points and ledger")
+    def get(self, request: Request, pk: int) -> Response:
+        return deal_out(deal_of(self.caller, pk))
+
+
+class DealTapsView(ApiView):
+    access = {"POST": Access.SCORER}
+
+    @writes(io.TapInput, 201, io.DealOut, summary="A player went out")
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        deal = deal_of(self.caller, pk)
+        tap = self.valid(io.TapInput).validated_data
+        deal = services.deal_tap(
+            deal_id=deal.pk,
+            player_id=tap["player"],
+            not_played=tap["not_played"],
+            loser=tap["loser"],
+            actor=self.caller.actor,
+        )
+        return deal_out(deal, status.HTTP_201_CREATED)
+
+
+class DealUndoView(ApiView):
+    access = {"POST": Access.SCORER}
+
+    @writes(None, 200, io.DealOut, summary="Take back the last tap or event")
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        deal = deal_of(self.caller, pk)
+        return deal_out(services.deal_undo(deal_id=deal.pk, actor=self.caller.actor))
+
+
+class DealEndView(ApiView):
+    access = {"POST": Access.SCORER}
+
+    @writes(None, 200, io.DealOut, summary="End match: close the deal and the session")
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        deal = deal_of(self.caller, pk)
+        return deal_out(services.deal_end(deal_id=deal.pk, actor=self.caller.actor))
+
+
+class DealEventsView(ApiView):
+    access = {"GET": Access.VIEWER, "POST": Access.SCORER}
+
+    @reads(io.EventListSchema, summary="The events that stand on a deal")
+    def get(self, request: Request, pk: int) -> Response:
+        events = selectors.deal_events(deal_of(self.caller, pk))
+        return Response([io.event_data(event) for event in events])
+
+    @writes(io.EventSchema, 201, io.DealOut, summary="Record an event")
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        deal = deal_of(self.caller, pk)
+        event = io.parse_event(request.data)
+        deal = services.deal_event_record(deal_id=deal.pk, event=event, actor=self.caller.actor)
+        return deal_out(deal, status.HTTP_201_CREATED)
+
+
+class DealEventDetailView(ApiView):
+    access = {"DELETE": Access.SCORER}
+
+    @writes(None, 200, io.DealOut, summary="Remove a mistaken event")
+    @idempotent
+    def delete(self, request: Request, pk: int, event_id: int) -> Response:
+        deal = deal_of(self.caller, pk)
+        if self.caller.link is not None and not deal.is_open:
+            raise PermissionDenied(
+                "Removing an event from a closed deal is a correction: it needs an account."
+            )
+        deal = services.deal_event_remove(
+            deal_id=deal.pk, event_id=event_id, actor=self.caller.actor
+        )
+        return deal_out(deal)
+
+
+class DealCorrectionView(ApiView):
+    access = {"POST": Access.MEMBER}
+
+    @writes(io.CorrectionInput, 200, io.DealOut, summary="Correct a filed deal")
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        deal = deal_of(self.caller, pk)
+        correction = self.valid(io.CorrectionInput).validated_data
+        deal = services.deal_correct(
+            deal_id=deal.pk,
+            taps=correction.get("taps"),
+            loser=correction["loser"],
+            add_events=correction["add_events"],
+            reason=correction["reason"],
+            actor=self.caller.actor,
+        )
+        return deal_out(deal)
