@@ -278,8 +278,15 @@ def session_seat(*, session_id: int, players: Sequence[int | str], actor: Actor)
 
 
 def _locked_session(session_id: int) -> Session:
+    # NO KEY UPDATE, and the session row only: a tap that files (holding its deal row)
+    # inserts ledger lines and the next deal, whose foreign keys take KEY SHARE on this
+    # row. A plain FOR UPDATE here (undo, End match) waiting for that deal would deadlock.
     try:
-        return Session.objects.select_for_update().select_related("circle").get(pk=session_id)
+        return (
+            Session.objects.select_for_update(of=("self",), no_key=True)
+            .select_related("circle")
+            .get(pk=session_id)
+        )
     except Session.DoesNotExist:
         raise NotFound(f"There is no session {session_id}.") from None
 
@@ -481,10 +488,13 @@ def deal_undo(*, deal_id: int, actor: Actor) -> Deal:
     Undoing the record that filed a deal re-opens it and removes the empty next deal;
     undo sent to that empty next deal reaches back the same way.
     """
-    _lock_session_of_deal(deal_id)
+    session = _lock_session_of_deal(deal_id)
     deal = _locked_deal(deal_id)
     if deal.status == Deal.Status.ENDED:
         raise Conflict("This deal was ended with End match; correct it instead.")
+    if session.ended_at is not None:
+        # A correction can file the deal End match closed; undo must not re-open it.
+        raise Conflict("This session has ended; correct the deal instead.")
     rows = _live_records(deal)
     if deal.is_open and not rows:
         previous = (
@@ -633,16 +643,28 @@ def deal_correct(
         if loser is not None and loser not in order:
             new_taps.append(scoring.Tap(player=loser, loser=True))
 
-    # Declarations and claims come first, then taps, then what happened in play and hands.
+    # Declarations and claims come first, then what happened in play (2s and cutups
+    # beaten: only ever recorded while the deal was open, so before the tap that filed
+    # it), then taps, then hands (which may follow the filing).
     leading = [
         e for e in kept_events if e.type in (DealEvent.Type.GUARANSHEED, DealEvent.Type.INSTANT_WIN)
     ]
-    trailing = [e for e in kept_events if e not in leading]
+    in_play_types = (DealEvent.Type.TWO_BEATEN, DealEvent.Type.CUTUP_BEATEN)
+    in_play = [e for e in kept_events if e.type in in_play_types]
+    trailing = [e for e in kept_events if e not in leading and e not in in_play]
+    added_in_play = [
+        r for r in add_events if isinstance(r, scoring.TwoBeaten | scoring.CutupBeaten)
+    ]
+    added_after = [
+        r for r in add_events if not isinstance(r, scoring.TwoBeaten | scoring.CutupBeaten)
+    ]
     records: list[scoring.Record] = [
         *(e.to_record() for e in leading),
+        *(e.to_record() for e in in_play),
+        *added_in_play,
         *([] if any(e.type == DealEvent.Type.INSTANT_WIN for e in leading) else new_taps),
         *(e.to_record() for e in trailing),
-        *add_events,
+        *added_after,
     ]
     corrected = replace(facts, records=tuple(records))
     try:
@@ -735,4 +757,103 @@ __all__ = [
     "session_create",
     "session_end",
     "session_seat",
+]
+
+
+# --- API support (issue 3): circles, share links, settlement payments --------------------
+
+
+@transaction.atomic
+def circle_rename(*, circle: Circle, name: str) -> Circle:
+    circle.name = _clean_name(name, what="circle", longest=80)
+    circle.save(update_fields=["name"])
+    return circle
+
+
+@transaction.atomic
+def share_link_create(*, session_id: int, role: str, actor: Actor) -> ShareLink:
+    """A new link for the session (SPEC 7). A session has one scorer and one viewer link
+    at a time: a new link revokes the active link of its role."""
+    import secrets
+
+    if role not in ShareLink.Role.values:
+        raise Invalid('A share link is for a "scorer" or a "viewer".')
+    session = _locked_session(session_id)
+    session.share_links.filter(role=role, revoked_at__isnull=True).update(revoked_at=timezone.now())
+    return ShareLink.objects.create(
+        session=session, role=role, token=secrets.token_urlsafe(32), created_by=actor.user
+    )
+
+
+@transaction.atomic
+def share_link_revoke(*, link_id: int, actor: Actor) -> ShareLink:
+    """Stop a link working; the row stays, with when it was revoked."""
+    link = ShareLink.objects.select_for_update().filter(pk=link_id).first()
+    if link is None:
+        raise NotFound(f"There is no share link {link_id}.")
+    if link.revoked_at is not None:
+        raise Conflict("This share link is already revoked.")
+    link.revoked_at = timezone.now()
+    link.save(update_fields=["revoked_at"])
+    return link
+
+
+def _transfer_words(payer_id: int, payee_id: int, amount: Decimal) -> str:
+    names = dict(Player.objects.filter(pk__in=[payer_id, payee_id]).values_list("pk", "name"))
+    payer = names.get(payer_id, f"player {payer_id}")
+    payee = names.get(payee_id, f"player {payee_id}")
+    return f"{payer} to {payee} of {amount:f}"
+
+
+@transaction.atomic
+def transfer_mark_paid(
+    *, session_id: int, payer_id: int, payee_id: int, amount: Decimal, actor: Actor
+) -> Any:
+    """Mark one of the settlement's transfers paid (SPEC 5). The ledger is not touched,
+    so the other open transfers stay as they are."""
+    from tracker.selectors import session_settlement  # selectors build on services
+
+    session = _locked_session(session_id)
+    for transfer in session_settlement(session).transfers:
+        if (transfer.payer, transfer.payee, transfer.amount) == (payer_id, payee_id, amount):
+            if transfer.paid:
+                raise Conflict("That transfer is already marked paid.")
+            return session.payments.create(
+                payer_id=payer_id,
+                payee_id=payee_id,
+                amount=transfer.amount,
+                recorded_by=actor.user,
+            )
+    raise Invalid(
+        f"There is no transfer from {_transfer_words(payer_id, payee_id, amount)} "
+        "in this session's settlement."
+    )
+
+
+@transaction.atomic
+def transfer_mark_unpaid(
+    *, session_id: int, payer_id: int, payee_id: int, amount: Decimal, actor: Actor
+) -> Any:
+    """Take back a payment mark: the Payment row stays, cancelled, as history."""
+    session = _locked_session(session_id)
+    payments = session.payments.select_for_update().filter(
+        payer_id=payer_id, payee_id=payee_id, cancelled_at__isnull=True
+    )
+    # Amounts compared as Decimals here, not in SQL: SQLite stores decimals loosely.
+    payment = next((p for p in payments.order_by("-paid_at", "-id") if p.amount == amount), None)
+    if payment is None:
+        raise Conflict(
+            f"The transfer from {_transfer_words(payer_id, payee_id, amount)} is not marked paid."
+        )
+    payment.cancelled_at = timezone.now()
+    payment.save(update_fields=["cancelled_at"])
+    return payment
+
+
+__all__ += [
+    "circle_rename",
+    "share_link_create",
+    "share_link_revoke",
+    "transfer_mark_paid",
+    "transfer_mark_unpaid",
 ]
