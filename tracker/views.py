@@ -1,6 +1,743 @@
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+"""The pages: server-rendered, htmx for the live parts, the same services and selectors
+as the API.
+
+One view serves a page and, for an htmx request, just its fragment
+(`templates/<page>/_*.html`, included by the page). Writes are POSTs with CSRF; a refusal
+from a service is shown on the page with its message. Templates only render: every
+sentence about the game (who deals, what a deal came to) is put together in
+`tracker.pages.words`, the tap screen's state in `tracker.pages.tap`.
+
+A session's pages are reached two ways (see `tracker.page_urls`): by a member of its
+circle, or through a share link — a scorer link may tap, a viewer link may only look
+(`tracker.pages.access`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import zlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+import segno
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db.models import Count, Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+import scoring
+from tracker import forms, selectors, services
+from tracker.models import Circle, Deal, Player, Session, ShareLink, Tap
+from tracker.pages.access import (
+    Access,
+    apply_once,
+    first_error,
+    member_circle,
+    safe_next,
+    session_page,
+)
+from tracker.pages.tap import tap_screen_state
+from tracker.pages.words import (
+    FORMAT_NAMES,
+    RULE_NAMES,
+    STATUSES,
+    MoneyLine,
+    describe_event,
+    finish_line,
+    money_lines,
+    record_label,
+)
+from tracker.services import Actor, ServiceError
+
+# --- Home, accounts, language and theme -------------------------------------------------
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html")
+    if not request.user.is_authenticated:
+        return render(request, "home.html", {})
+    circles = list(
+        Circle.objects.filter(members=request.user).annotate(
+            session_count=Count("sessions", distinct=True)
+        )
+    )
+    playing = list(
+        Session.objects.filter(circle__members=request.user, ended_at__isnull=True)
+        .select_related("circle")
+        .order_by("-started_at")[:5]
+    )
+    return render(request, "home.html", {"circles": circles, "playing": playing})
+
+
+def sign_up(request: HttpRequest) -> HttpResponse:
+    """An account, and a circle of its own to start a table in."""
+    if request.user.is_authenticated:
+        return redirect("home")
+    form = forms.SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        circle = services.circle_create(
+            owner=user, name=_("%(name)s's table") % {"name": user.get_username()}
+        )
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        return redirect("session_new", circle_id=circle.pk)
+    return render(
+        request, "registration/signup.html", {"form": form}, status=400 if form.errors else 200
+    )
+
+
+@require_POST
+def set_theme(request: HttpRequest) -> HttpResponse:
+    """Dark by default; light on request, remembered in a cookie."""
+    response = redirect(safe_next(request, reverse("home")))
+    theme = request.POST.get("theme")
+    if theme in ("light", "dark"):
+        response.set_cookie("theme", theme, max_age=365 * 24 * 3600, samesite="Lax")
+    return response
+
+
+# --- Circles and players ----------------------------------------------------------------
+
+
+@login_required
+def circle_new(request: HttpRequest) -> HttpResponse:
+    form = forms.CircleForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            circle = services.circle_create(owner=request.user, name=form.cleaned_data["name"])
+        except ServiceError as error:
+            form.add_error("name", error.message)
+        else:
+            return redirect("circle", circle_id=circle.pk)
+    return render(request, "circles/new.html", {"form": form}, status=400 if form.errors else 200)
+
+
+def _circle_page(
+    request: HttpRequest, circle: Circle, *, form: forms.PlayerForm | None = None, status: int = 200
+) -> HttpResponse:
+    sessions = list(
+        circle.sessions.annotate(
+            deal_count=Count("deals", filter=Q(deals__status__in=["filed", "ended"]))
+        )[:20]
+    )
+    return render(
+        request,
+        "circles/detail.html",
+        {
+            "circle": circle,
+            "players": list(circle.players.all()),
+            "sessions": sessions,
+            "form": form or forms.PlayerForm(),
+        },
+        status=status,
+    )
+
+
+@login_required
+def circle_detail(request: HttpRequest, circle_id: int) -> HttpResponse:
+    return _circle_page(request, member_circle(request, circle_id))
+
+
+@login_required
+@require_POST
+def player_add(request: HttpRequest, circle_id: int) -> HttpResponse:
+    circle = member_circle(request, circle_id)
+    form = forms.PlayerForm(request.POST)
+    if form.is_valid():
+        try:
+            services.player_create(circle=circle, name=form.cleaned_data["name"])
+        except ServiceError as error:
+            form.add_error("name", error.message)
+            return _circle_page(request, circle, form=form, status=error.status)
+        return redirect("circle", circle_id=circle.pk)
+    return _circle_page(request, circle, form=form, status=400)
+
+
+@login_required
+@require_POST
+def player_rename(request: HttpRequest, circle_id: int, player_id: int) -> HttpResponse:
+    circle = member_circle(request, circle_id)
+    player = circle.players.filter(pk=player_id).first()
+    if player is None:
+        raise Http404("No such player")
+    form = forms.PlayerForm(request.POST)
+    if form.is_valid():
+        try:
+            services.player_rename(player=player, name=form.cleaned_data["name"])
+        except ServiceError as error:
+            form.add_error("name", error.message)
+            return _circle_page(request, circle, form=form, status=error.status)
+        return redirect("circle", circle_id=circle.pk)
+    return _circle_page(request, circle, form=form, status=400)
+
+
+# --- A new session ----------------------------------------------------------------------
+
+
+def _session_defaults(circle: Circle, players: Sequence[Player]) -> dict[str, Any]:
+    """The last session's table and rules, so the same friends start again in one tap."""
+    last = circle.sessions.prefetch_related("seats").first()
+    today = formats.date_format(timezone.localdate(), "D j M")
+    initial: dict[str, Any] = {
+        "name": today,
+        "format": scoring.Format.PODIUM.value,
+        "stake_rule": scoring.StakeRule.LOSER_PAYS.value,
+        "stake": "1.00",
+        "currency": "USD",
+        "hand_size": 13,
+    }
+    if last is None:
+        for position, player in enumerate(players[: forms.MOST_SEATS], start=1):
+            initial[f"seat_{player.pk}"] = position
+        return initial
+    initial.update(
+        format=last.format,
+        stake_rule=last.stake_rule,
+        stake=f"{last.stake:.2f}",
+        currency=last.currency,
+        hand_size=last.hand_size,
+        **{name: getattr(last, name) for name, _label, _help in forms.OPTION_FIELDS},
+    )
+    for seat in last.seats.all():
+        initial[f"seat_{seat.player_id}"] = seat.position
+    return initial
+
+
+@login_required
+def session_new(request: HttpRequest, circle_id: int) -> HttpResponse:
+    circle = member_circle(request, circle_id)
+    players = list(circle.players.all())
+    form = forms.NewSessionForm(
+        request.POST or None,
+        players=players,
+        new_slots=4 if len(players) < 2 else 2,
+        initial=_session_defaults(circle, players),
+    )
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            session = services.session_create(
+                circle=circle,
+                name=data["name"],
+                players=data["players"],
+                format=data["format"],
+                stake_rule=data["stake_rule"],
+                stake=data["stake"],
+                currency=data["currency"],
+                hand_size=data["hand_size"],
+                options=data["options"],
+                actor=Actor(user=request.user),
+            )
+        except ServiceError as error:
+            form.add_error(None, error.message)
+        else:
+            return redirect("member:tap", session_id=session.pk)
+    return render(
+        request,
+        "sessions/new.html",
+        {"circle": circle, "form": form},
+        status=400 if form.errors else 200,
+    )
+
+
+# --- The tap screen ---------------------------------------------------------------------
+
+
+def _tap_response(
+    request: HttpRequest, access: Access, *, message: str = "", status: int = 200
+) -> HttpResponse:
+    """The tap screen; for htmx just its fragment (a refusal is part of the screen, so
+    htmx gets it with 200 and swaps it in; a plain form post gets the real status)."""
+    screen = tap_screen_state(access, message=message)
+    context = {"screen": screen, "access": access, "urls": access.urls, "session": access.session}
+    if request.htmx:
+        return render(request, "tap/_screen.html", context)
+    return render(request, "tap/page.html", context, status=status)
+
+
+@session_page()
+def tap_screen(request: HttpRequest, access: Access) -> HttpResponse:
+    if access.is_viewer:
+        return redirect(access.url("standings"))
+    return _tap_response(request, access)
+
+
+def _table_write(
+    request: HttpRequest,
+    access: Access,
+    *,
+    key: str,
+    fingerprint: str,
+    write: Callable[[], object],
+) -> HttpResponse:
+    """Apply one write from the tap screen, once per key, and answer with the screen."""
+    try:
+        apply_once(access, key, fingerprint, write)
+    except ServiceError as error:
+        return _tap_response(
+            request,
+            access,
+            message=_("Not saved: %(reason)s") % {"reason": error.message},
+            status=error.status,
+        )
+    if request.htmx:
+        return _tap_response(request, access)
+    return redirect(access.url("tap"))
+
+
+@session_page(score=True, methods=("POST",))
+def tap(request: HttpRequest, access: Access) -> HttpResponse:
+    form = forms.TapForm(request.POST)
+    if not form.is_valid():
+        return _tap_response(request, access, message=first_error(form), status=400)
+    data = form.cleaned_data
+    loser = data["loser"] is not None
+    player = data["loser"] if loser else data["player"]
+    not_played = sorted(data["not_played"])
+
+    def write() -> object:
+        return services.deal_tap(
+            deal_id=data["deal"],
+            player_id=player,
+            not_played=not_played,
+            loser=loser,
+            actor=access.actor,
+        )
+
+    return _table_write(
+        request,
+        access,
+        key=data["key"],
+        fingerprint=f"tap:{data['deal']}:{player}:{loser}:{not_played}",
+        write=write,
+    )
+
+
+@session_page(score=True, methods=("POST",))
+def undo(request: HttpRequest, access: Access) -> HttpResponse:
+    form = forms.TableForm(request.POST)
+    if not form.is_valid():
+        return _tap_response(request, access, message=first_error(form), status=400)
+    data = form.cleaned_data
+    return _table_write(
+        request,
+        access,
+        key=data["key"],
+        fingerprint=f"undo:{data['deal']}",
+        write=lambda: services.deal_undo(deal_id=data["deal"], actor=access.actor),
+    )
+
+
+@session_page(score=True, methods=("POST",))
+def record_event(request: HttpRequest, access: Access) -> HttpResponse:
+    form_class = forms.EVENT_FORMS.get(request.POST.get("type", ""))
+    if form_class is None:
+        return _tap_response(request, access, message=_("Unknown kind of event."), status=400)
+    form = form_class(request.POST)
+    if not form.is_valid():
+        return _tap_response(request, access, message=first_error(form), status=400)
+    record = form.record()  # type: ignore[attr-defined]
+    data = form.cleaned_data
+    return _table_write(
+        request,
+        access,
+        key=data["key"],
+        fingerprint=f"event:{data['deal']}:{record!r}",
+        write=lambda: services.deal_event_record(
+            deal_id=data["deal"], event=record, actor=access.actor
+        ),
+    )
+
+
+@session_page(score=True, methods=("GET", "POST"))
+def end_match(request: HttpRequest, access: Access) -> HttpResponse:
+    """End match, with a confirm step: GET asks, POST ends."""
+    deal = access.session.deals.filter(status=Deal.Status.OPEN).first()
+    message = ""
+    if request.method == "POST" and deal is not None:
+        try:
+            services.deal_end(deal_id=deal.pk, actor=access.actor)
+        except ServiceError as error:
+            message = error.message
+        else:
+            return redirect(access.url("standings"))
+    return render(
+        request,
+        "tap/end.html",
+        {
+            "access": access,
+            "urls": access.urls,
+            "session": access.session,
+            "deal": deal,
+            "message": message,
+        },
+        status=409 if message else 200,
+    )
+
+
+# --- Standings --------------------------------------------------------------------------
+
+SPARK_WIDTH, SPARK_HEIGHT = 64, 18
+
+
+def _sparkline(values: Sequence[int], top: int) -> str:
+    """SVG polyline points for cumulative points over the deals."""
+    if len(values) < 2 or top <= 0:
+        return ""
+    step = SPARK_WIDTH / (len(values) - 1)
+    return " ".join(
+        f"{index * step:.1f},{SPARK_HEIGHT - 1 - value * (SPARK_HEIGHT - 2) / top:.1f}"
+        for index, value in enumerate(values)
+    )
+
+
+@dataclass
+class StandingLine:
+    rank: int
+    row: selectors.StandingRow
+    spark: str
+    signature: str
+    changed: bool = False
+
+
+def _signature(row: selectors.StandingRow) -> str:
+    text = "|".join(str(value) for value in vars(row).values())
+    return f"{zlib.crc32(text.encode()):08x}"
+
+
+@session_page()
+def standings(request: HttpRequest, access: Access) -> HttpResponse:
+    """SPEC 6 standings. Open pages poll the fragment every 1.5 s; the request says which
+    rows it shows (`seen`), so an unchanged table answers 204 (nothing to swap) and a
+    changed row comes back marked to flash once."""
+    session = access.session
+    rows = selectors.session_standings(session)
+    by_deal = selectors.session_points_by_deal(session)
+    totals: dict[int, list[int]] = {row.player: [0] for row in rows}
+    for _number, points in by_deal:
+        for player, line in totals.items():
+            line.append(line[-1] + points.get(player, 0))
+    top = max((line[-1] for line in totals.values()), default=0)
+    lines = [
+        StandingLine(
+            rank=rank,
+            row=row,
+            spark=_sparkline(totals[row.player], top),
+            signature=_signature(row),
+        )
+        for rank, row in enumerate(rows, start=1)
+    ]
+    seen = dict(
+        part.split(":", 1) for part in request.GET.get("seen", "").split(";") if ":" in part
+    )
+    current = ";".join(f"{line.row.player}:{line.signature}" for line in lines)
+    if request.htmx and request.GET.get("seen") == current:
+        return HttpResponse(status=204)
+    if seen:
+        for line in lines:
+            line.changed = seen.get(str(line.row.player)) != line.signature
+    context = {
+        "access": access,
+        "urls": access.urls,
+        "session": session,
+        "lines": lines,
+        "seen": current,
+        "deal_count": len(by_deal),
+        "rule_name": RULE_NAMES.get(session.stake_rule, session.stake_rule),
+        "format_name": FORMAT_NAMES.get(session.format, session.format),
+    }
+    if request.htmx:
+        return render(request, "standings/_table.html", context)
+    return render(request, "standings/page.html", context)
+
+
+# --- Deal history and corrections -------------------------------------------------------
+
+
+@dataclass
+class DealCard:
+    deal: Deal
+    url: str
+    status: str
+    finish: list[str]
+    events: list[str]
+    money: list[MoneyLine]
+
+
+@session_page()
+def deal_history(request: HttpRequest, access: Access) -> HttpResponse:
+    deals = selectors.session_deal_history(access.session)
+    cards = []
+    for deal in deals:
+        names = {dp.player_id: dp.player.name for dp in deal.deal_players.all()}
+        cards.append(
+            DealCard(
+                deal=deal,
+                url=access.url("deal", number=deal.number),
+                status=str(STATUSES.get(deal.status, deal.status)),
+                finish=finish_line(deal.deal_players.all(), names),
+                events=[describe_event(event, names) for event in deal.live_events],
+                money=money_lines(deal.ledger_lines.all(), names),
+            )
+        )
+    return render(
+        request,
+        "deals/history.html",
+        {"access": access, "urls": access.urls, "session": access.session, "cards": cards},
+    )
+
+
+@session_page(methods=("GET", "POST"))
+def deal_detail(request: HttpRequest, access: Access, number: int) -> HttpResponse:
+    """One deal in full — taps and events, undone ones struck through — and, for a filed
+    deal, a correction form that calls `services.deal_correct`."""
+    session = access.session
+    deal = session.deals.filter(number=number).first()
+    if deal is None:
+        raise Http404("No such deal")
+    deal.session = session
+    deal_players = list(deal.deal_players.select_related("player").order_by("seat"))
+    names = {dp.player_id: dp.player.name for dp in deal_players}
+    all_taps = list(deal.taps.order_by("seq"))
+    all_events = list(deal.dealevents.order_by("seq"))
+    live_taps = [tap for tap in all_taps if tap.undone_at is None]
+    live_events = [event for event in all_events if event.undone_at is None]
+    rules = session.rules
+    size = len(deal_players)
+    podium = scoring.podium_size(rules, size)
+    placed = [tap for tap in live_taps if not tap.loser]
+    loser_tap = next((tap for tap in live_taps if tap.loser), None)
+    correctable = not deal.is_open and access.can_score
+    form = None
+    message = ""
+    status = 200
+    if correctable:
+        initial: dict[str, Any] = {
+            f"place_{index}": tap.player_id for index, tap in enumerate(placed, start=1)
+        }
+        if loser_tap:
+            initial["loser"] = loser_tap.player_id
+        form = forms.CorrectionForm(
+            request.POST if request.method == "POST" else None,
+            players=[(dp.player_id, dp.player.name) for dp in deal_players],
+            places=min(max(podium, len(placed)), size),
+            ask_loser=rules.stake_rule == scoring.StakeRule.LOSER_PAYS and size > podium + 1,
+            events=[(event.pk, describe_event(event, names)) for event in live_events],
+            initial=initial,
+        )
+        if request.method == "POST" and form.is_valid():
+            data = form.cleaned_data
+            try:
+                services.deal_correct(
+                    deal_id=deal.pk,
+                    taps=data["order"],
+                    loser=data.get("loser"),
+                    remove_event_ids=data.get("remove") or [],
+                    reason=data["reason"],
+                    actor=access.actor,
+                )
+            except ServiceError as error:
+                message, status = error.message, error.status
+            else:
+                return redirect(access.url("deal", number=number))
+        elif request.method == "POST":
+            status = 400
+    elif request.method == "POST":
+        raise PermissionDenied("This deal cannot be corrected from here.")
+    history = [
+        {
+            "text": (
+                record_label(record, names)
+                if isinstance(record, Tap)
+                else describe_event(record, names)
+            ),
+            "live": record.undone_at is None,
+            "at": record.recorded_at,
+        }
+        for record in sorted([*all_taps, *all_events], key=lambda record: record.seq)
+    ]
+    return render(
+        request,
+        "deals/detail.html",
+        {
+            "access": access,
+            "urls": access.urls,
+            "session": session,
+            "deal": deal,
+            "status": STATUSES.get(deal.status, deal.status),
+            "finish": finish_line(deal_players, names),
+            "history": history,
+            "money": money_lines(deal.ledger_lines.order_by("position"), names),
+            "corrections": list(deal.corrections.select_related("made_by")),
+            "form": form,
+            "message": message,
+        },
+        status=status,
+    )
+
+
+# --- Settle up --------------------------------------------------------------------------
+
+
+@dataclass
+class TransferLine:
+    payer: int
+    payee: int
+    payer_name: str
+    payee_name: str
+    amount: Decimal
+    paid: bool
+
+
+def _settle_response(
+    request: HttpRequest, access: Access, *, message: str = "", status: int = 200
+) -> HttpResponse:
+    session = access.session
+    settlement = selectors.session_settlement(session)
+    names = dict(
+        Player.objects.filter(Q(pk__in=settlement.balances) | Q(seats__session=session))
+        .values_list("pk", "name")
+        .distinct()
+    )
+    balances = sorted(
+        ((names.get(player, "?"), net) for player, net in settlement.balances.items()),
+        key=lambda item: (-item[1], item[0].lower()),
+    )
+    transfers = [
+        TransferLine(
+            payer=transfer.payer,
+            payee=transfer.payee,
+            payer_name=names.get(transfer.payer, "?"),
+            payee_name=names.get(transfer.payee, "?"),
+            amount=transfer.amount,
+            paid=transfer.paid,
+        )
+        for transfer in settlement.transfers
+    ]
+    context = {
+        "access": access,
+        "urls": access.urls,
+        "session": session,
+        "balances": balances,
+        "transfers": transfers,
+        "open_count": sum(1 for transfer in transfers if not transfer.paid),
+        "message": message,
+    }
+    if request.htmx:
+        return render(request, "settle/_transfers.html", context, status=status)
+    return render(request, "settle/page.html", context, status=status)
+
+
+@session_page()
+def settle_up(request: HttpRequest, access: Access) -> HttpResponse:
+    return _settle_response(request, access)
+
+
+@session_page(score=True, methods=("POST",))
+def transfer_paid(request: HttpRequest, access: Access) -> HttpResponse:
+    """Mark one transfer paid, or paid no more; the others stay as they are (SPEC 5)."""
+    try:
+        payer, payee = int(request.POST["payer"]), int(request.POST["payee"])
+        amount = Decimal(request.POST["amount"])
+    except (KeyError, ValueError, InvalidOperation):
+        message = _("That payment is not in the list.")
+        return _settle_response(request, access, message=message, status=400)
+    mark = (
+        services.transfer_mark_unpaid if request.POST.get("undo") else services.transfer_mark_paid
+    )
+    try:
+        mark(
+            session_id=access.session.pk,
+            payer_id=payer,
+            payee_id=payee,
+            amount=amount,
+            actor=access.actor,
+        )
+    except ServiceError as error:
+        return _settle_response(request, access, message=error.message, status=error.status)
+    if request.htmx:
+        return _settle_response(request, access)
+    return redirect(access.url("settle"))
+
+
+# --- Share links ------------------------------------------------------------------------
+
+
+@dataclass
+class ShareCard:
+    link: ShareLink
+    url: str
+    qr_svg: str
+    title: str
+    explain: str
+
+
+def _qr_svg(url: str, title: str) -> str:
+    """The QR code as inline SVG markup: no script, no style attribute."""
+    return segno.make(url, error="m").svg_inline(
+        scale=4, border=2, dark="#000000", light="#ffffff", omitsize=True, title=title
+    )
+
+
+@session_page(member=True, methods=("GET", "POST"))
+def share(request: HttpRequest, access: Access) -> HttpResponse:
+    session = access.session
+    if request.method == "POST":
+        try:
+            services.share_link_create(
+                session_id=session.pk, role=request.POST.get("role", ""), actor=access.actor
+            )
+        except ServiceError as error:
+            return HttpResponse(error.message, status=error.status)
+        return redirect(access.url("share"))
+    cards = []
+    for link in session.share_links.filter(revoked_at__isnull=True).order_by("role", "-created_at"):
+        is_scorer = link.role == ShareLink.Role.SCORER
+        path = reverse("link:tap" if is_scorer else "link:standings", kwargs={"token": link.token})
+        url = request.build_absolute_uri(path)
+        title = _("Scorer link") if is_scorer else _("Viewer link")
+        cards.append(
+            ShareCard(
+                link=link,
+                url=url,
+                qr_svg=_qr_svg(url, title),
+                title=title,
+                explain=(
+                    _("Opens the tap screen without a login: for the phone passed round the table.")
+                    if is_scorer
+                    else _(
+                        "Shows the live standings only: for anyone watching, "
+                        "at the table or at home."
+                    )
+                ),
+            )
+        )
+    roles = {card.link.role for card in cards}
+    return render(
+        request,
+        "share/page.html",
+        {
+            "access": access,
+            "urls": access.urls,
+            "session": session,
+            "cards": cards,
+            "missing": [role for role in ShareLink.Role.values if role not in roles],
+        },
+    )
+
+
+@session_page(member=True, methods=("POST",))
+def share_revoke(request: HttpRequest, access: Access) -> HttpResponse:
+    link = access.session.share_links.filter(pk=request.POST.get("link") or 0).first()
+    if link is None:
+        raise Http404("No such link")
+    with contextlib.suppress(ServiceError):  # already revoked: gone from the page either way
+        services.share_link_revoke(link_id=link.pk, actor=access.actor)
+    return redirect(access.url("share"))

@@ -1,0 +1,103 @@
+"""Browser tests: Debian's chromium, headless, driven by Playwright's sync API against
+pytest-django's live server.
+
+Playwright's sync API keeps an event loop running in the test thread while it is open;
+Django refuses database calls from a thread with a running loop unless
+DJANGO_ALLOW_ASYNC_UNSAFE says this is deliberate — and it is: the test thread only sets
+up and checks data while the browser waits. The variable is set only while the browser
+is open (a leak would fail `check --deploy` elsewhere), and the browser is closed when
+this package's tests are done, so no loop is left running for the tests after them.
+"""
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PHONE = {"width": 360, "height": 640}
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+
+
+@pytest.fixture(scope="package")
+def chromium_browser():
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"needs chromium at {CHROMIUM} (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with pytest.MonkeyPatch.context() as patch, sync_playwright() as playwright:
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def new_phone(chromium_browser, live_server):
+    """Open a phone-sized browser context on the live server; closed after the test."""
+    contexts = []
+
+    def open_phone(locale: str = "en-GB"):
+        context = chromium_browser.new_context(
+            viewport=PHONE,
+            device_scale_factor=2,
+            is_mobile=True,
+            has_touch=True,
+            locale=locale,
+            base_url=live_server.url,
+        )
+        context.set_default_timeout(5000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield open_phone
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def phone(new_phone):
+    return new_phone()
+
+
+@pytest.fixture
+def screenshot():
+    """Save what the phone shows to artifacts/screenshots/<name>.png (`full_page`: the
+    whole page; fixed bars then land mid-page, so the default is the screen as seen)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+
+    def take(page, name: str, *, full_page: bool = False) -> Path:
+        path = SCREENSHOTS / f"{name}.png"
+        page.screenshot(path=path, full_page=full_page)
+        return path
+
+    return take
+
+
+def fits_width(page) -> bool:
+    """No horizontal scrolling: the page is no wider than the phone."""
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def sign_in(page, username: str, password: str) -> None:
+    page.goto("/accounts/login/")
+    page.locator("input[name=username]").fill(username)
+    page.locator("input[name=password]").fill(password)
+    page.locator("form.form button[type=submit]").click()
+    page.wait_for_url("**/")
+
+
+@pytest.fixture
+def table_of_four(make_session):
+    """Alice, Ben, Cara and Dev at the Friday table (podium, loser pays 1.00 USD)."""
+    return make_session()

@@ -1,0 +1,76 @@
+"""Live standings on a second phone, and what a viewer link may do."""
+
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import sign_in
+from tracker.services import Actor, share_link_create
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_a_tap_on_one_phone_shows_on_the_other_standings_within_two_seconds(
+    new_phone, table_of_four, user, screenshot
+):
+    session, _players = table_of_four
+    scorer = new_phone()
+    sign_in(scorer, "host", "table-of-four")
+    scorer.goto(f"/sessions/{session.pk}/")
+    link = share_link_create(session_id=session.pk, role="viewer", actor=Actor(user=user))
+    watcher = new_phone()
+    watcher.goto(f"/s/{link.token}/standings/")
+    alice_row = watcher.locator("#standings tbody tr", has_text="Alice").first
+    expect(alice_row.locator("td.strong")).to_have_text("0")
+
+    buttons = scorer.locator(".player__tap")
+    for name in ("Alice", "Cara"):
+        buttons.filter(has_text=name).click()
+        expect(buttons.filter(has_text=name)).to_be_disabled()
+    buttons.filter(has_text="Ben").click()  # the third tap files deal 1
+    expect(scorer.locator(".tap__deal")).to_have_text("· Deal 2")
+    filed = time.monotonic()
+
+    # No reload on the watcher: the polled fragment brings the new points, and the
+    # changed row flashes.
+    expect(alice_row.locator("td.strong")).to_have_text("3", timeout=2000)
+    assert time.monotonic() - filed < 2.0
+    expect(watcher.locator("#standings tr.flash")).not_to_have_count(0)
+    expect(watcher.locator("#standings")).to_contain_text("after 1 deal")
+    screenshot(watcher, "12-standings-viewer-live")
+
+
+def test_a_viewer_link_cannot_tap(new_phone, table_of_four, user, screenshot):
+    session, players = table_of_four
+    link = share_link_create(session_id=session.pk, role="viewer", actor=Actor(user=user))
+    viewer = new_phone()
+
+    # The link's front door is the standings; the tap screen sends it there.
+    viewer.goto(f"/s/{link.token}/")
+    expect(viewer).to_have_url(f"{viewer.url.split('/s/')[0]}/s/{link.token}/standings/")
+    expect(viewer.locator(".player__tap")).to_have_count(0)
+    expect(viewer.get_by_role("link", name="Table")).to_have_count(0)
+
+    # Posting a tap anyway is refused, and nothing changes.
+    deal = session.deals.get()
+    response = viewer.request.post(
+        f"/s/{link.token}/tap/",
+        form={"deal": str(deal.pk), "player": str(players["Alice"].pk), "key": "k"},
+        headers={"X-CSRFToken": viewer.context.cookies()[0]["value"]},
+    )
+    assert response.status == 403
+    assert deal.taps.count() == 0
+    screenshot(viewer, "13-standings-viewer")
+
+
+def test_a_scorer_link_taps_without_signing_in(new_phone, table_of_four, user, screenshot):
+    session, _players = table_of_four
+    link = share_link_create(session_id=session.pk, role="scorer", actor=Actor(user=user))
+    phone = new_phone()
+    phone.goto(f"/s/{link.token}/")
+    dev = phone.locator(".player__tap").filter(has_text="Dev")
+    dev.click()
+    expect(dev.locator(".badge:not(.badge--next)")).to_have_text("1st")
+    expect(dev).to_be_disabled()
+    assert session.deals.get().taps.get().recorded_via_id == link.pk

@@ -1,0 +1,123 @@
+"""The tap screen's other modes, the share page and a correction, as a phone shows them."""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import fits_width, sign_in
+from tracker.services import Actor, deal_tap, share_link_create
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_pay_by_the_card_asks_each_hand_on_a_number_pad(phone, make_session, screenshot):
+    session, _players = make_session(format="winner_takes_all", stake_rule="per_card", stake="0.50")
+    sign_in(phone, "host", "table-of-four")
+    phone.goto(f"/sessions/{session.pk}/")
+    phone.locator(".player__tap").filter(has_text="Alice").click()
+
+    hands = phone.locator(".hand")
+    expect(hands).to_have_count(3)
+    assert fits_width(phone)
+    screenshot(phone, "20-tap-card-counts")
+    for name, cards in (("Ben", "5"), ("Cara", "11"), ("Dev", "1")):
+        hand = hands.filter(has_text=name)
+        hand.get_by_role("button", name=cards, exact=True).click()
+        expect(hands.filter(has_text=name)).to_have_count(0)
+
+    expect(phone.locator(".last-deal__summary")).to_have_text(
+        "Deal 1: Alice 1 · Ben → Alice 2.50 USD · Cara → Alice 5.50 USD · Dev → Alice 0.50 USD"
+    )
+
+
+def test_five_players_tap_the_loser(phone, make_session, screenshot):
+    session, _players = make_session(players=("Alice", "Ben", "Cara", "Dev", "Eve"))
+    sign_in(phone, "host", "table-of-four")
+    phone.goto(f"/sessions/{session.pk}/")
+    buttons = phone.locator(".player__tap")
+    for name in ("Alice", "Ben", "Cara"):
+        buttons.filter(has_text=name).click()
+        expect(buttons.filter(has_text=name)).to_be_disabled()
+    expect(phone.locator(".tap__status")).to_contain_text("Who lost?")
+    assert fits_width(phone)
+    screenshot(phone, "21-tap-loser")
+    phone.get_by_role("button", name="Eve lost").click()
+    expect(phone.locator(".last-deal__summary")).to_contain_text("Eve pays 1.00 USD each")
+
+
+def test_options_guaransheed_and_not_yet_played(phone, make_session, screenshot):
+    from scoring import Options
+
+    session, _players = make_session(
+        options=Options(guaransheed=True, got_to_get_in=True, instant_wins=True, penalties=True)
+    )
+    sign_in(phone, "host", "table-of-four")
+    phone.goto(f"/sessions/{session.pk}/")
+    screenshot(phone, "22-tap-options")
+    phone.locator(".action__button", has_text="Guaransheed").click()
+    sheet = phone.locator(".action[open] .sheet")
+    sheet.locator("label.chip", has_text="Cara").click()
+    screenshot(phone, "23-sheet-guaransheed")
+    sheet.get_by_role("button", name="Declare").click()
+    # Not ticking "approved by everyone" is refused by the browser before it is sent.
+    expect(phone.locator(".action[open]")).to_have_count(1)
+    sheet.get_by_text("Approved by everyone at the table").click()
+    sheet.get_by_role("button", name="Declare").click()
+    expect(phone.locator(".deal-log")).to_contain_text("Cara declared Guaransheed")
+    expect(phone.locator(".button--undo")).to_contain_text("Undo Cara's Guaransheed")
+
+    # Dev goes out first while Ben has not played a card: Ben pays Dev 2 stakes.
+    phone.locator(".not-played label.chip", has_text="Ben").click()
+    phone.locator(".player__tap").filter(has_text="Dev").click()
+    expect(phone.locator(".deal-log")).to_contain_text("Ben → Dev")
+    screenshot(phone, "24-tap-got-to-get-in")
+
+
+def test_share_page_and_a_correction(phone, make_session, user, screenshot):
+    session, players = make_session()
+    deal = session.deals.get()
+    actor = Actor(user=user)
+    for name in ("Alice", "Cara", "Ben"):
+        deal_tap(deal_id=deal.pk, player_id=players[name].pk, actor=actor)
+    share_link_create(session_id=session.pk, role="scorer", actor=actor)
+    sign_in(phone, "host", "table-of-four")
+
+    phone.goto(f"/sessions/{session.pk}/share/")
+    expect(phone.locator(".share-card svg")).to_have_count(1)
+    phone.get_by_role("button", name="Make a viewer link").click()
+    expect(phone.locator(".share-card svg")).to_have_count(2)
+    assert fits_width(phone)
+    screenshot(phone, "25-share", full_page=True)
+    phone.locator(".share-card", has_text="Viewer link").get_by_role(
+        "button", name="Revoke"
+    ).click()
+    expect(phone.locator(".share-card")).to_have_count(1)
+
+    phone.goto(f"/sessions/{session.pk}/deals/1/")
+    phone.get_by_label("2nd").select_option(label="Ben")
+    phone.get_by_label("3rd").select_option(label="Cara")
+    phone.get_by_label("Why").fill("Ben went out before Cara")
+    screenshot(phone, "26-deal-correction", full_page=True)
+    phone.get_by_role("button", name="Save the correction").click()
+    expect(phone.locator(".lead")).to_have_text(
+        "Alice 1st (3) · Ben 2nd (2) · Cara 3rd (1) · Dev 4th (0)"
+    )
+    expect(phone.locator(".record del")).to_have_count(3)
+
+
+def test_light_theme_on_request(phone, make_session, user, screenshot):
+    session, players = make_session()
+    deal = session.deals.get()
+    for name in ("Cara", "Alice", "Dev"):
+        deal_tap(deal_id=deal.pk, player_id=players[name].pk, actor=Actor(user=user))
+    sign_in(phone, "host", "table-of-four")
+    phone.goto(f"/sessions/{session.pk}/standings/")
+    expect(phone.locator("html")).to_have_class("theme-dark")
+
+    phone.get_by_role("button", name="Light").click()
+
+    expect(phone.locator("html")).to_have_class("theme-light")
+    phone.goto(f"/sessions/{session.pk}/")
+    expect(phone.locator("html")).to_have_class("theme-light")
+    screenshot(phone, "27-light-tap")
+    phone.goto(f"/sessions/{session.pk}/standings/")
+    screenshot(phone, "28-light-standings")

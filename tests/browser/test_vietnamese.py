@@ -1,0 +1,62 @@
+"""The Vietnamese UI: the switch sticks, labels are translated, and 360 px still fits."""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import fits_width
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_vietnamese_sticks_and_fits_a_phone(phone, table_of_four, screenshot):
+    session, _players = table_of_four
+    page = phone
+    page.goto("/")
+    page.get_by_role("button", name="Tiếng Việt").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Ghi điểm Tiến lên ngay tại bàn")
+    expect(page.locator("html")).to_have_attribute("lang", "vi")
+
+    # The choice sticks across pages: the sign-in page is Vietnamese too.
+    page.get_by_role("link", name="Đăng nhập").first.click()
+    page.get_by_label("Tên đăng nhập").fill("host")
+    page.get_by_label("Mật khẩu").fill("table-of-four")
+    page.get_by_role("button", name="Đăng nhập").last.click()
+    page.goto(f"/sessions/{session.pk}/")
+    expect(page.locator(".tap__opening")).to_have_text(
+        "Cả bàn chọn người chia · Ai có 3♠ đánh trước"
+    )
+    for name in ("Alice", "Cara"):
+        page.locator(".player__tap").filter(has_text=name).click()
+        expect(page.locator(".player__tap").filter(has_text=name)).to_be_disabled()
+    expect(page.locator(".player__tap").filter(has_text="Alice").locator(".badge")).to_have_text(
+        "Nhất"
+    )
+    expect(page.locator(".button--undo")).to_contain_text("Hoàn tác: Cara về Nhì")
+    assert fits_width(page)
+    screenshot(page, "30-vi-tap")
+
+    page.locator(".action__button", has_text="Chặt heo").click()
+    assert fits_width(page)
+    screenshot(page, "31-vi-sheet")
+    page.locator(".action[open] .sheet__close").click()
+
+    page.locator(".player__tap").filter(has_text="Ben").click()
+    expect(page.locator(".last-deal__summary")).to_have_text(
+        "Ván 1: Alice 3 · Cara 2 · Ben 1 · Dev trả mỗi người 1,00 USD"
+    )
+    screenshot(page, "32-vi-tap-next-deal")
+
+    for path, name in (
+        ("standings/", "33-vi-standings"),
+        ("deals/", "34-vi-deals"),
+        ("settle/", "35-vi-settle"),
+        ("share/", "36-vi-share"),
+    ):
+        page.goto(f"/sessions/{session.pk}/{path}")
+        assert fits_width(page), path
+        screenshot(page, name)
+    expect(page.get_by_role("link", name="Xếp hạng")).to_be_visible()
+
+    page.goto(f"/circles/{session.circle_id}/sessions/new/")
+    assert fits_width(page)
+    screenshot(page, "37-vi-new-session", full_page=True)

@@ -1,0 +1,23 @@
+"""Small helpers for the page tests."""
+
+from tracker.models import Deal
+from tracker.services import Actor, deal_tap
+
+FINISHES = [("Alice", "Cara", "Ben"), ("Dev", "Alice", "Cara"), ("Ben", "Dev", "Alice")]
+
+
+def open_deal(session) -> Deal:
+    return session.deals.get(status=Deal.Status.OPEN)
+
+
+def play_deals(session, players, count: int, actor: Actor) -> None:
+    """File `count` deals: three taps each, cycling through a few finishing orders."""
+    for number in range(count):
+        deal = open_deal(session)
+        for name in FINISHES[number % len(FINISHES)]:
+            deal_tap(deal_id=deal.pk, player_id=players[name].pk, actor=actor)
+
+
+def htmx(**headers):
+    """Headers of a request htmx sends."""
+    return {"HTTP_HX_REQUEST": "true", **headers}

@@ -1,0 +1,100 @@
+"""Starting a session: defaults that get a table going in one tap."""
+
+import pytest
+from django.urls import reverse
+
+from tracker.models import Session
+
+pytestmark = pytest.mark.django_db
+
+
+def new_url(circle):
+    return reverse("session_new", kwargs={"circle_id": circle.pk})
+
+
+def form_data(**changes):
+    data = {
+        "name": "Friday",
+        "format": "podium",
+        "stake_rule": "loser_pays",
+        "stake": "1.00",
+        "currency": "USD",
+        "hand_size": "13",
+    }
+    data.update(changes)
+    return data
+
+
+def test_a_new_circle_asks_for_four_new_players(member, circle):
+    response = member.get(new_url(circle))
+
+    assert response.status_code == 200
+    assert [f'name="new_{slot}"' in response.text for slot in range(1, 6)] == [True] * 4 + [False]
+
+
+def test_new_players_are_seated_in_the_order_typed(member, circle):
+    data = form_data(new_1="Dev", new_2="Alice", new_3="Ben", new_4="")
+
+    response = member.post(new_url(circle), data)
+
+    session = Session.objects.get()
+    assert response.status_code == 302
+    assert response.url == reverse("member:tap", kwargs={"session_id": session.pk})
+    seats = [seat.player.name for seat in session.seats.select_related("player")]
+    assert seats == ["Dev", "Alice", "Ben"]
+
+
+def test_defaults_repeat_the_last_sessions_table_and_rules(member, make_session, circle):
+    make_session(players=("Cara", "Alice", "Dev"), stake="0.50", currency="VND")
+
+    response = member.get(new_url(circle))
+
+    form = response.context["form"]
+    seats = {field.label: field.value() for field in form.seat_fields()}
+    assert seats == {"Alice": 2, "Cara": 1, "Dev": 3}
+    assert (form["stake"].value(), form["currency"].value()) == ("0.50", "VND")
+    assert form["stake_rule"].value() == "loser_pays"
+
+
+def test_seats_pick_the_order_and_who_sits_out(member, make_session, circle):
+    _session, players = make_session()
+    data = form_data(
+        **{
+            f"seat_{players['Alice'].pk}": "2",
+            f"seat_{players['Ben'].pk}": "",
+            f"seat_{players['Cara'].pk}": "1",
+            f"seat_{players['Dev'].pk}": "3",
+        }
+    )
+
+    member.post(new_url(circle), data)
+
+    session = Session.objects.order_by("-pk").first()
+    assert [seat.player.name for seat in session.seats.select_related("player")] == [
+        "Cara",
+        "Alice",
+        "Dev",
+    ]
+
+
+def test_a_refused_rule_set_is_explained_on_the_form(member, circle):
+    data = form_data(stake_rule="per_card", new_1="A", new_2="B")
+
+    response = member.post(new_url(circle), data)
+
+    assert response.status_code == 400
+    assert "go with winner takes all" in response.text
+    assert not Session.objects.exists()
+
+
+def test_one_player_is_not_a_table(member, circle):
+    response = member.post(new_url(circle), form_data(new_1="Alice"))
+
+    assert response.status_code == 400
+    assert "Seat at least two players." in response.text
+
+
+def test_a_decimal_comma_stake_is_read(member, circle):
+    member.post(new_url(circle), form_data(stake="0,50", new_1="A", new_2="B"))
+
+    assert str(Session.objects.get().stake) == "0.50"

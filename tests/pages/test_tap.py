@@ -1,0 +1,348 @@
+"""The tap screen: taps, undo, events, End match, retries and who may tap."""
+
+import pytest
+from django.urls import reverse
+
+from tests.pages.helpers import htmx, open_deal, play_deals
+from tracker.models import DealEvent, Session, Tap
+from tracker.services import Actor, share_link_create, share_link_revoke
+
+pytestmark = pytest.mark.django_db
+
+
+def url(session, name="tap"):
+    return reverse(f"member:{name}", kwargs={"session_id": session.pk})
+
+
+def tap(client, session, player, *, key="", **extra):
+    data = {"deal": open_deal(session).pk, "player": player.pk, "key": key, **extra}
+    return client.post(url(session, "tap_player"), data, **htmx())
+
+
+def test_tap_screen_shows_players_in_seat_order(member, table):
+    session, _players = table
+
+    response = member.get(url(session))
+
+    assert response.status_code == 200
+    names = [card.name for card in response.context["screen"].players]
+    assert names == ["Alice", "Ben", "Cara", "Dev"]
+    assert "The table picks the dealer · 3♠ leads" in response.text
+    assert "Nothing to undo" in response.text
+    assert 'hx-headers=\'{"X-CSRFToken"' in response.text
+
+
+def test_a_tap_answers_htmx_with_the_fragment_only(member, table):
+    session, players = table
+
+    response = tap(member, session, players["Alice"])
+
+    assert response.status_code == 200
+    assert "<html" not in response.text
+    assert response.text.startswith('<div id="tap-screen"')
+    assert '<span class="badge">1st</span>' in response.text
+    assert "Undo Alice 1st" in response.text
+
+
+def test_a_tap_without_javascript_redirects_back_to_the_screen(member, table):
+    session, players = table
+    data = {"deal": open_deal(session).pk, "player": players["Alice"].pk}
+
+    response = member.post(url(session, "tap_player"), data)
+
+    assert response.status_code == 302
+    assert response.url == url(session)
+
+
+def test_the_third_tap_files_and_the_next_deal_opens_with_a_summary(member, table):
+    session, players = table
+    for name in ("Alice", "Cara"):
+        tap(member, session, players[name])
+
+    response = tap(member, session, players["Ben"])
+
+    screen = response.context["screen"]
+    assert screen.deal.number == 2
+    assert screen.last_deal == "Deal 1: Alice 3 · Cara 2 · Ben 1 · Dev pays 1.00 USD each"
+    assert (screen.dealer_line, screen.leader_line) == ("Dev deals", "Alice leads")
+    assert screen.undo == "Undo Ben 3rd"
+
+
+def test_undo_reaches_back_into_the_filed_deal(member, table):
+    session, players = table
+    for name in ("Alice", "Cara", "Ben"):
+        tap(member, session, players[name])
+
+    response = member.post(
+        url(session, "undo"), {"deal": open_deal(session).pk, "key": "u1"}, **htmx()
+    )
+
+    screen = response.context["screen"]
+    assert screen.deal.number == 1
+    assert [card.badge for card in screen.players] == ["1st", "", "2nd", ""]
+    assert screen.undo == "Undo Cara 2nd"
+
+
+def test_the_same_key_and_body_is_applied_once(member, table):
+    session, players = table
+
+    first = tap(member, session, players["Alice"], key="render-1")
+    deal = open_deal(session)
+    again = member.post(
+        url(session, "tap_player"),
+        {"deal": deal.pk, "player": players["Alice"].pk, "key": "render-1"},
+        **htmx(),
+    )
+
+    assert (first.status_code, again.status_code) == (200, 200)
+    assert "Not saved" not in again.text  # a replay, not "Alice is already out"
+    assert Tap.objects.filter(deal=deal).count() == 1
+
+
+def test_the_same_key_with_another_player_is_a_new_tap(member, table):
+    session, players = table
+
+    tap(member, session, players["Alice"], key="render-1")
+    tap(member, session, players["Cara"], key="render-1")
+
+    assert [t.player.name for t in Tap.objects.order_by("seq")] == ["Alice", "Cara"]
+
+
+def test_undo_retried_with_its_key_undoes_once(member, table):
+    session, players = table
+    for name in ("Alice", "Cara"):
+        tap(member, session, players[name])
+    data = {"deal": open_deal(session).pk, "key": "render-7"}
+
+    member.post(url(session, "undo"), data, **htmx())
+    member.post(url(session, "undo"), data, **htmx())
+
+    assert [t.player.name for t in Tap.objects.filter(undone_at__isnull=True)] == ["Alice"]
+
+
+def test_a_refused_tap_says_why_and_changes_nothing(member, table):
+    session, players = table
+    tap(member, session, players["Alice"])
+
+    response = tap(member, session, players["Alice"])
+    plain = member.post(
+        url(session, "tap_player"), {"deal": open_deal(session).pk, "player": players["Alice"].pk}
+    )
+
+    assert response.status_code == 200  # htmx swaps the screen with the message on it
+    assert "Not saved: Alice is already out (1st)." in response.text
+    assert plain.status_code == 400
+    assert Tap.objects.count() == 1
+
+
+def test_a_tap_on_a_filed_deal_is_a_conflict(member, table):
+    session, players = table
+    deal = open_deal(session)
+    for name in ("Alice", "Cara", "Ben"):
+        tap(member, session, players[name])
+
+    response = member.post(
+        url(session, "tap_player"), {"deal": deal.pk, "player": players["Dev"].pk}
+    )
+
+    assert response.status_code == 409
+    assert "already filed" in response.text
+
+
+def test_a_2_chopped_from_the_sheet(member, table):
+    session, players = table
+    data = {
+        "type": "two_beaten",
+        "deal": open_deal(session).pk,
+        "by": players["Ben"].pk,
+        "owner": players["Alice"].pk,
+        "beaten_with": "cutup",
+        "black": "1",
+        "red": "1",
+    }
+
+    response = member.post(url(session, "event"), data, **htmx())
+
+    event = DealEvent.objects.get()
+    assert (event.by, event.owner, event.black, event.red) == (
+        players["Ben"],
+        players["Alice"],
+        1,
+        1,
+    )
+    assert "Ben chopped Alice&#x27;s 2s with a cutup (1 black, 1 red)" in response.text
+
+
+def test_guaransheed_needs_everyones_approval(make_session, member):
+    from scoring import Options
+
+    session, players = make_session(options=Options(guaransheed=True))
+    data = {"type": "guaransheed", "deal": open_deal(session).pk, "player": players["Cara"].pk}
+
+    refused = member.post(url(session, "event"), data, **htmx())
+    accepted = member.post(url(session, "event"), {**data, "approved": "on"}, **htmx())
+
+    assert "Everyone at the table must approve: tick the box." in refused.text
+    assert "Cara declared Guaransheed" in accepted.text
+    assert DealEvent.objects.filter(type="guaransheed").count() == 1
+
+
+def test_card_counts_file_a_pay_by_the_card_deal(make_session, member):
+    session, players = make_session(format="winner_takes_all", stake_rule="per_card", stake="0.50")
+    tap(member, session, players["Alice"])
+    screen = member.get(url(session)).context["screen"]
+    assert screen.mode == "hands"
+    assert [card.name for card in screen.hands_due] == ["Ben", "Cara", "Dev"]
+    assert screen.card_counts == list(range(14))
+
+    for name, cards in (("Ben", 5), ("Cara", 11), ("Dev", 1)):
+        response = member.post(
+            url(session, "event"),
+            {
+                "type": "hand",
+                "deal": open_deal(session).pk,
+                "player": players[name].pk,
+                "cards": cards,
+            },
+            **htmx(),
+        )
+
+    assert response.context["screen"].last_deal == (
+        "Deal 1: Alice 1 · Ben → Alice 2.50 USD · Cara → Alice 5.50 USD · Dev → Alice 0.50 USD"
+    )
+
+
+def test_five_players_tap_the_loser(make_session, member):
+    session, players = make_session(players=("Alice", "Ben", "Cara", "Dev", "Eve"))
+    for name in ("Alice", "Ben", "Cara"):
+        tap(member, session, players[name])
+    assert member.get(url(session)).context["screen"].mode == "loser"
+
+    response = member.post(
+        url(session, "tap_player"),
+        {"deal": open_deal(session).pk, "loser": players["Eve"].pk},
+        **htmx(),
+    )
+
+    assert "Eve pays 1.00 USD each" in response.context["screen"].last_deal
+
+
+def test_instant_win_files_the_deal(make_session, member):
+    from scoring import Options
+
+    session, players = make_session(options=Options(instant_wins=True))
+    data = {
+        "type": "instant_win",
+        "deal": open_deal(session).pk,
+        "player": players["Dev"].pk,
+        "kind": "dragon",
+    }
+
+    response = member.post(url(session, "event"), data, **htmx())
+
+    assert response.context["screen"].last_deal.startswith("Deal 1: Dev 3 · ")
+
+
+def test_end_match_asks_first_then_ends_the_session(member, table):
+    session, players = table
+    tap(member, session, players["Alice"])
+
+    ask = member.get(url(session, "end"))
+    end = member.post(url(session, "end"))
+
+    assert ask.status_code == 200
+    assert "Yes, end the match" in ask.text
+    assert end.status_code == 302
+    assert end.url == url(session, "standings")
+    assert Session.objects.get().is_ended
+    assert member.get(url(session)).context["screen"].mode == "ended"
+
+
+def test_a_viewer_link_cannot_tap(client, table, actor):
+    session, players = table
+    link = share_link_create(session_id=session.pk, role="viewer", actor=actor)
+    base = f"/s/{link.token}/"
+    deal = open_deal(session)
+
+    responses = [
+        client.post(base + "tap/", {"deal": deal.pk, "player": players["Alice"].pk}),
+        client.post(base + "undo/", {"deal": deal.pk}),
+        client.post(base + "event/", {"type": "hand", "deal": deal.pk}),
+        client.post(base + "end/"),
+    ]
+
+    assert [response.status_code for response in responses] == [403] * 4
+    assert Tap.objects.count() == 0
+    assert client.get(base).url == base + "standings/"
+
+
+def test_a_scorer_link_taps_without_a_login(client, table, actor):
+    session, players = table
+    link = share_link_create(session_id=session.pk, role="scorer", actor=actor)
+
+    page = client.get(f"/s/{link.token}/")
+    response = client.post(
+        f"/s/{link.token}/tap/",
+        {"deal": open_deal(session).pk, "player": players["Ben"].pk},
+        **htmx(),
+    )
+
+    assert page.status_code == 200
+    assert f'hx-post="/s/{link.token}/tap/"' in page.text
+    assert response.status_code == 200
+    recorded = Tap.objects.get()
+    assert (recorded.recorded_via, recorded.recorded_by) == (link, None)
+
+
+def test_a_revoked_link_is_gone(client, table, actor):
+    session, _players = table
+    link = share_link_create(session_id=session.pk, role="scorer", actor=actor)
+    share_link_revoke(link_id=link.pk, actor=actor)
+
+    assert client.get(f"/s/{link.token}/").status_code == 404
+    assert client.get("/s/not-a-token/standings/").status_code == 404
+
+
+def test_a_non_member_gets_404(stranger, table):
+    session, players = table
+
+    assert stranger.get(url(session)).status_code == 404
+    response = stranger.post(
+        url(session, "tap_player"), {"deal": open_deal(session).pk, "player": players["Ben"].pk}
+    )
+    assert response.status_code == 404
+
+
+def test_anonymous_is_sent_to_sign_in(client, table):
+    session, _players = table
+
+    response = client.get(url(session))
+
+    assert response.status_code == 302
+    assert response.url == f"{reverse('login')}?next={url(session)}"
+
+
+@pytest.mark.parametrize("deals", [10, 200])
+def test_tap_and_standings_pages_cost_the_same_queries_at_10_and_200_deals(
+    member, table, deals, django_assert_num_queries
+):
+    session, players = table
+    play_deals(session, players, deals, Actor(user=session.created_by))
+
+    # Tap screen: auth session, user, session (membership), open deal, its taps, events,
+    # players and next-deal id (deal_view), its players by seat with names, then the last
+    # deal and its players, ledger, taps and events (for the summary and Undo) — 14.
+    with django_assert_num_queries(14):
+        assert member.get(url(session), **htmx()).status_code == 200
+    # Standings: auth session, user, session, then seats, deal totals, money in, money
+    # out, 2s made, 2s suffered, Guaransheeds (session_standings) and points by deal — 11.
+    with django_assert_num_queries(11):
+        assert member.get(url(session, "standings")).status_code == 200
+
+
+def test_the_menu_switches_language_back_to_the_tap_screen(member, table):
+    session, players = table
+
+    fragment = tap(member, session, players["Alice"]).text  # rendered for POST .../tap/
+
+    assert f'name="next" value="{url(session)}"' in fragment

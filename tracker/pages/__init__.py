@@ -1,0 +1,1 @@
+"""What the pages are made of, apart from the views themselves (tracker.views)."""
