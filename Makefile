@@ -4,7 +4,7 @@
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: install run test lint migrations-check clean
+.PHONY: install run serve test lint migrations-check clean
 
 install: $(VENV)/.installed
 
@@ -19,6 +19,13 @@ run: install
 	$(PY) manage.py migrate
 	$(PY) manage.py demo_data --if-empty
 	$(PY) manage.py runserver 127.0.0.1:8000
+
+# Production-style: gunicorn (gunicorn.conf.py) with settings from the environment, e.g.
+# DEBUG=false SECRET_KEY=... ALLOWED_HOSTS=... DATABASE_URL=postgres://... DB_POOL=true
+serve: install
+	$(PY) manage.py collectstatic --noinput
+	$(PY) manage.py migrate --noinput
+	$(VENV)/bin/gunicorn --config gunicorn.conf.py
 
 test: install
 	$(PY) -m pytest

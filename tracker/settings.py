@@ -77,8 +77,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "tracker.middleware.RequestLogMiddleware",  # first: times and logs the whole stack
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "tracker.middleware.DatabaseUnavailableMiddleware",  # 503, not 500, while it is down
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -120,8 +122,21 @@ if _database["ENGINE"] == "django.db.backends.postgresql":
     # Django's psycopg pool requires CONN_MAX_AGE=0; without the pool, 0 means a fresh
     # connection per request, which is the safe default behind gunicorn.
     _database["CONN_MAX_AGE"] = 0
+    # Give up on an unreachable server within seconds (a 503), not the OS's minutes.
+    _database.setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
     if DB_POOL:
-        _database.setdefault("OPTIONS", {})["pool"] = True
+        # Per gunicorn worker, which serves one request at a time. The check on checkout
+        # drops connections a PostgreSQL restart killed, so the app recovers by itself;
+        # giving up a reconnection as soon as a request would (rather than backing off
+        # for minutes) lets the next request after an outage connect at once.
+        _pool_timeout = env_int("DB_POOL_TIMEOUT", 5)
+        _database["OPTIONS"]["pool"] = {
+            "min_size": 1,
+            "max_size": env_int("DB_POOL_MAX_SIZE", 2),
+            "timeout": _pool_timeout,
+            "reconnect_timeout": _pool_timeout,
+        }
+        _database["CONN_HEALTH_CHECKS"] = True
 elif DB_POOL:
     raise ImproperlyConfigured("DB_POOL=true needs a PostgreSQL DATABASE_URL.")
 DATABASES = {"default": _database}
@@ -182,6 +197,7 @@ X_FRAME_OPTIONS = "DENY"
 
 if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # load balancers probe over plain HTTP
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000)
@@ -223,14 +239,29 @@ LOGGING = {
     "disable_existing_loggers": False,
     "formatters": {
         "plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"},
+        "json": {"()": "tracker.logs.JsonLinesFormatter"},
+    },
+    "filters": {
+        "hide_share_tokens": {"()": "tracker.logs.HideShareTokens"},
     },
     "handlers": {
-        "console": {"class": "logging.StreamHandler", "formatter": "plain"},
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "plain",
+            "filters": ["hide_share_tokens"],
+        },
+        "requests": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stdout",
+            "formatter": "json",
+        },
     },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {
         # Replace Django's own handlers (console only with DEBUG, mail to admins) so each
         # record is printed once, at the chosen level.
         "django": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
+        # The access log: one JSON line per request on stdout (tracker.middleware).
+        "squarescores.requests": {"handlers": ["requests"], "level": "INFO", "propagate": False},
     },
 }
