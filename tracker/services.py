@@ -643,29 +643,11 @@ def deal_correct(
         if loser is not None and loser not in order:
             new_taps.append(scoring.Tap(player=loser, loser=True))
 
-    # Declarations and claims come first, then what happened in play (2s and cutups
-    # beaten: only ever recorded while the deal was open, so before the tap that filed
-    # it), then taps, then hands (which may follow the filing).
-    leading = [
-        e for e in kept_events if e.type in (DealEvent.Type.GUARANSHEED, DealEvent.Type.INSTANT_WIN)
-    ]
-    in_play_types = (DealEvent.Type.TWO_BEATEN, DealEvent.Type.CUTUP_BEATEN)
-    in_play = [e for e in kept_events if e.type in in_play_types]
-    trailing = [e for e in kept_events if e not in leading and e not in in_play]
-    added_in_play = [
-        r for r in add_events if isinstance(r, scoring.TwoBeaten | scoring.CutupBeaten)
-    ]
-    added_after = [
-        r for r in add_events if not isinstance(r, scoring.TwoBeaten | scoring.CutupBeaten)
-    ]
-    records: list[scoring.Record] = [
-        *(e.to_record() for e in leading),
-        *(e.to_record() for e in in_play),
-        *added_in_play,
-        *([] if any(e.type == DealEvent.Type.INSTANT_WIN for e in leading) else new_taps),
-        *(e.to_record() for e in trailing),
-        *added_after,
-    ]
+    events_after = [event.to_record() for event in kept_events] + list(add_events)
+    if any(isinstance(record, scoring.InstantWin) for record in events_after):
+        new_taps = []  # an instant win places nobody else
+    # A stable sort by phase keeps the recorded order within each phase.
+    records = sorted([*events_after, *new_taps], key=_correction_phase)
     corrected = replace(facts, records=tuple(records))
     try:
         after = scoring.play(corrected)
@@ -690,6 +672,20 @@ def deal_correct(
     _store_result(deal, after)
     _refresh_next_opening(deal, after)
     return deal
+
+
+def _correction_phase(record: scoring.Record) -> int:
+    """Where a record goes when a deal is replayed for a correction: declarations and
+    claims first, then what happened in play (2s and cutups beaten are only recorded while
+    the deal is open, so before the tap that filed it), then taps, then hands (which may
+    follow the filing)."""
+    if isinstance(record, scoring.Guaransheed | scoring.InstantWin):
+        return 0
+    if isinstance(record, scoring.TwoBeaten | scoring.CutupBeaten):
+        return 1
+    if isinstance(record, scoring.Tap):
+        return 2
+    return 3
 
 
 def _refresh_next_opening(deal: Deal, result: scoring.DealResult) -> None:

@@ -358,3 +358,24 @@ def test_database_refuses_non_positive_stake(make_session):
     session, _ = make_session()
     with pytest.raises(IntegrityError), transaction.atomic():
         Session.objects.filter(pk=session.pk).update(stake=Decimal("0"))
+
+
+def test_correction_can_add_a_forgotten_guaransheed(make_session, actor):
+    session, p = make_session(options=scoring.Options(guaransheed=True))
+    deal = open_deal(session)
+    tap_all(deal, p, ["Alice", "Cara", "Ben"], actor)
+
+    deal_correct(
+        deal_id=deal.pk,
+        add_events=[scoring.Guaransheed(player=p["Alice"].pk)],
+        reason="Alice had declared",
+        actor=actor,
+    )
+
+    lines = LedgerLine.objects.filter(deal=deal).values_list("payer__name", "payee__name", "reason")
+    assert list(lines)[3:] == [
+        ("Ben", "Alice", "guaransheed_won"),
+        ("Cara", "Alice", "guaransheed_won"),
+        ("Dev", "Alice", "guaransheed_won"),
+    ]
+    assert live_taps(deal) == [("Alice", 1), ("Cara", 2), ("Ben", 3)]
