@@ -54,3 +54,13 @@ def make_session(circle, actor):
         return session, seats
 
     return make
+
+
+@pytest.fixture(autouse=True)
+def no_throttling(settings):
+    """Throttles off, so tests that make many requests are not refused and query counts
+    stay those of the views; tests/production/test_throttling.py turns them back on."""
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {"auth": None, "writes": None},
+    }

@@ -89,6 +89,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "tracker.middleware.ContentSecurityPolicyMiddleware",
 ]
 
 ROOT_URLCONF = "tracker.urls"
@@ -208,6 +209,44 @@ if not DEBUG:
     if env_bool("BEHIND_PROXY", False):
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
+# --- Caches ---------------------------------------------------------------------------
+# The default cache is per process. Throttle counters must be shared by every gunicorn
+# worker and every app server, so they live in the database (the table is created by
+# migration 0003, so `migrate` is all a deployment needs).
+
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "throttle": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "throttle_cache",
+        "OPTIONS": {"MAX_ENTRIES": 100_000},
+    },
+}
+
+# --- Throttling -----------------------------------------------------------------------
+# "auth": token requests per client IP; "writes": API writes per account or share link.
+# Reads are not throttled. THROTTLE_RATES_OFF=true turns both off (the load benchmark).
+
+_RATE_PERIODS = {"s", "m", "h", "d"}
+
+
+def env_rate(name: str, default: str) -> str:
+    """A DRF rate such as `10/min`: a whole number, a slash, then second/minute/hour/day."""
+    raw = os.environ.get(name, "").strip() or default
+    count, _, period = raw.partition("/")
+    if not count.isdigit() or int(count) < 1 or period[:1] not in _RATE_PERIODS:
+        raise ImproperlyConfigured(
+            f"{name}={raw!r} is not a rate: use requests per period, like 10/min or 500/hour."
+        )
+    return raw
+
+
+THROTTLE_RATES_OFF = env_bool("THROTTLE_RATES_OFF", False)
+THROTTLE_RATES: dict[str, str | None] = {
+    "auth": None if THROTTLE_RATES_OFF else env_rate("THROTTLE_AUTH", "10/min"),
+    "writes": None if THROTTLE_RATES_OFF else env_rate("THROTTLE_WRITES", "120/min"),
+}
+
 # --- API ------------------------------------------------------------------------------
 
 REST_FRAMEWORK = {
@@ -217,6 +256,10 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_THROTTLE_RATES": THROTTLE_RATES,
+    # The client address for per-IP throttling: REMOTE_ADDR, or behind a proxy the address
+    # that proxy put last in X-Forwarded-For. Never a header the client chose itself.
+    "NUM_PROXIES": 1 if env_bool("BEHIND_PROXY", False) else 0,
 }
 
 SPECTACULAR_SETTINGS = {

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import authenticate
+from django.core.cache import BaseCache, caches
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
@@ -18,6 +19,8 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import Serializer
+from rest_framework.settings import api_settings
+from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
 import scoring
@@ -39,7 +42,7 @@ from tracker.api.permissions import (
     sessions_of,
     share_link_of,
 )
-from tracker.models import Session
+from tracker.models import Session, ShareLink
 
 # --- Shared plumbing ----------------------------------------------------------------------
 
@@ -75,6 +78,53 @@ def writes(request: Any, code: int, response: Any, **kwargs: Any) -> Any:
 PARSERS = [JSONBodyParser, FormParser, MultiPartParser]
 
 
+# --- Throttling ---------------------------------------------------------------------------
+
+
+class SharedRateThrottle(SimpleRateThrottle):
+    """A DRF rate throttle whose counters are in the "throttle" cache (the database), so
+    every worker and server counts the same requests. The rate is read per request from
+    settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"][scope]; None turns it off. A throttled
+    request gets 429 with Retry-After."""
+
+    @property
+    def cache(self) -> BaseCache:  # type: ignore[override]
+        return caches["throttle"]
+
+    def get_rate(self) -> str | None:
+        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+
+    def get_cache_key(self, request: Request, view: Any) -> str | None:
+        return self.cache_format % {"scope": self.scope, "ident": self.caller_key(request)}
+
+    def caller_key(self, request: Request) -> str:
+        return f"ip:{self.get_ident(request)}"
+
+
+class AuthThrottle(SharedRateThrottle):
+    """Password guesses: token requests per client IP."""
+
+    scope = "auth"
+
+
+class WritesThrottle(SharedRateThrottle):
+    """API writes per account or share link (per IP for anything else); reads are free."""
+
+    scope = "writes"
+
+    def allow_request(self, request: Request, view: Any) -> bool:
+        if request.method in ("GET", "HEAD", "OPTIONS"):
+            return True
+        return super().allow_request(request, view)
+
+    def caller_key(self, request: Request) -> str:
+        if request.user is not None and request.user.is_authenticated:
+            return f"user:{request.user.pk}"
+        if isinstance(request.auth, ShareLink):
+            return f"link:{request.auth.pk}"
+        return super().caller_key(request)
+
+
 class Pages(PageNumberPagination):
     page_size = 50
     page_size_query_param = "page_size"
@@ -87,6 +137,7 @@ class ApiView(APIView):
 
     authentication_classes = [TokenAuthentication, ShareLinkAuthentication, SessionAuthentication]
     permission_classes = [CallerPermission]
+    throttle_classes = [WritesThrottle]
     parser_classes = PARSERS
     access: dict[str, Access] = {}
 
@@ -130,6 +181,7 @@ class AuthTokenView(APIView):
 
     authentication_classes: list[Any] = []
     permission_classes = [AllowAny]
+    throttle_classes = [AuthThrottle]
     parser_classes = PARSERS
 
     def get_exception_handler(self) -> Any:
