@@ -14,9 +14,9 @@ For a write sent with the header, by a known caller:
 
 A request finding the key taken: a different fingerprint is refused with 422; a stored
 answer is replayed (same status, same body, header `Idempotent-Replayed: true`); a key
-still running is a 409. A `running` key whose request died (its process killed between
-steps 1 and 2) is taken over after `STALE_AFTER`, and only if no transaction holds its
-lock. Keys are kept at least `KEEP_FOR`; `idempotency_keys_purge` removes older ones.
+still running is a 409. A `running` key whose request died (its process killed) is
+taken over once no transaction holds its lock (see `_take_over`). Keys are kept at least
+`KEEP_FOR`; `idempotency_keys_purge` removes older ones.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
-from django.db import DatabaseError, IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.http.request import RawPostDataException
 from django.utils import timezone
 from rest_framework.exceptions import ValidationError
@@ -44,6 +44,7 @@ HEADER = "Idempotency-Key"
 REPLAYED_HEADER = "Idempotent-Replayed"
 KEEP_FOR = timedelta(hours=24)
 STALE_AFTER = timedelta(minutes=5)
+STALE_ON_POSTGRESQL = timedelta(seconds=2)
 LONGEST_KEY = 255
 
 Handler = Callable[..., Response]
@@ -65,7 +66,11 @@ def idempotent(handler: Handler) -> Handler:
         try:
             with transaction.atomic():
                 # Held until commit: tells a duplicate that this request is alive.
-                list(IdempotencyKey.objects.select_for_update().filter(pk=claimed.pk))
+                locked = IdempotencyKey.objects.select_for_update().filter(pk=claimed.pk).first()
+                if locked is None or locked.started_at != claimed.started_at:
+                    # Taken over while this request stalled before its lock: the other
+                    # attempt owns the key now, so this one must not apply it too.
+                    raise StillRunning()
                 response = handler(view, request, *args, **kwargs)
                 if 200 <= response.status_code < 300:
                     _store(claimed, response)
@@ -123,8 +128,16 @@ def _claim(scope: str, key: str, fingerprint: str) -> IdempotencyKey | Response:
 
 def _take_over(taken: IdempotencyKey) -> IdempotencyKey | None:
     """A `running` key left by a request that died: claim it, if it is stale and no
-    transaction holds its lock (PostgreSQL; SQLite has no row locks, so age decides)."""
-    stale = timezone.now() - STALE_AFTER
+    transaction holds its lock.
+
+    On PostgreSQL a live request holds the row lock from a moment after its claim, so a
+    key is stale after `STALE_ON_POSTGRESQL` without a lock: a client retrying after a
+    server crash is served at once. SQLite has no row locks, so age alone decides there.
+    Should a stalled request get its lock after all, it sees the changed `started_at` and
+    stands down with 409, so a key is never applied twice.
+    """
+    grace = STALE_ON_POSTGRESQL if connection.vendor == "postgresql" else STALE_AFTER
+    stale = timezone.now() - grace
     if taken.started_at >= stale:
         return None
     try:
@@ -160,7 +173,9 @@ def _replay(done: IdempotencyKey) -> Response:
 
 
 def _let_go(claimed: IdempotencyKey) -> None:
-    IdempotencyKey.objects.filter(pk=claimed.pk, state=IdempotencyKey.State.RUNNING).delete()
+    IdempotencyKey.objects.filter(
+        pk=claimed.pk, state=IdempotencyKey.State.RUNNING, started_at=claimed.started_at
+    ).delete()
 
 
 def idempotency_keys_purge(*, older_than: timedelta = KEEP_FOR) -> int:
