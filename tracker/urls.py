@@ -13,3 +13,5 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/", include("tracker.api.urls")),
 ]
+
+handler404 = "tracker.api.exceptions.not_found"

@@ -442,3 +442,15 @@ def test_correction_that_leaves_the_deal_unfinished_is_refused(start, api):
     assert response.json() == {
         "detail": "That correction leaves the deal unfinished: Waiting for 2nd place."
     }
+
+
+@pytest.mark.parametrize(
+    "path", ["/api/deals/abc/", "/api/sessions/-1/standings/", "/api/nowhere/"]
+)
+def test_unknown_api_address_is_a_json_404(api, path):
+    response = api.get(path)
+
+    assert (response.status_code, response.json()) == (
+        404,
+        {"detail": "There is nothing at this address; check the id in the URL."},
+    )

@@ -15,6 +15,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from django.db import IntegrityError, OperationalError
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views.defaults import page_not_found
 from rest_framework import status
 from rest_framework.exceptions import APIException, ParseError, ValidationError
 from rest_framework.response import Response
@@ -97,3 +99,12 @@ def _by_path(detail: Any) -> dict[str, list[str]]:
     for path, message in _messages(detail):
         fields.setdefault(path or "body", []).append(message)
     return fields
+
+
+def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """404 for a URL that matches nothing: a JSON sentence under /api/, the page elsewhere."""
+    if request.path.startswith("/api/"):
+        return JsonResponse(
+            {"detail": "There is nothing at this address; check the id in the URL."}, status=404
+        )
+    return page_not_found(request, exception)
