@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from tracker.models import Circle, Deal, DealPlayer, LedgerLine, Session, Tap
-from tracker.services import Actor, session_create
+from tracker.services import Actor, session_create, session_tallies_rebuild
 
 POINTS = {1: 3, 2: 2, 3: 1}
 
@@ -68,4 +68,5 @@ def build_session(*, user, deals: int) -> Session:
     DealPlayer.objects.bulk_create(deal_players, batch_size=5000)
     Tap.objects.bulk_create(taps, batch_size=5000)
     LedgerLine.objects.bulk_create(lines, batch_size=5000)
+    session_tallies_rebuild(session=session)  # bulk rows bypass the services
     return session

@@ -45,6 +45,7 @@ from tracker.models import (
     ShareLink,
     Tap,
 )
+from tracker.services import session_tallies_rebuild
 
 FORMAT = "squarescores.circle"
 VERSION = 1
@@ -350,7 +351,11 @@ def import_circle(data: Mapping[str, Any]) -> Circle:
         raise BackupError("Importing needs PostgreSQL, or SQLite 3.35 or newer.")
     try:
         with transaction.atomic():
-            return _import(data)
+            circle = _import(data)
+            # Running totals are derived, so they are not exported: rebuild them here.
+            for session in circle.sessions.all():
+                session_tallies_rebuild(session=session)
+            return circle
     except (KeyError, TypeError, ValueError, ArithmeticError) as error:
         raise BackupError(f"The export is incomplete or malformed: {error!r}.") from None
     except (IntegrityError, DataError) as error:

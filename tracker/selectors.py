@@ -25,6 +25,7 @@ from tracker.models import (
     Payment,
     Player,
     Session,
+    StandingTally,
     Tap,
 )
 from tracker.services import deal_facts
@@ -45,6 +46,8 @@ class StandingRow:
     podiums: int = 0
     losses: int = 0
     average_place: Decimal | None = None
+    place_total: int = 0  # with `placed`, what average_place is made of
+    placed: int = 0
     net: Decimal = Decimal("0")
     twos_beaten_made: int = 0
     twos_beaten_suffered: int = 0
@@ -55,13 +58,37 @@ class StandingRow:
 def session_standings(session: Session) -> list[StandingRow]:
     """SPEC 6 session standings, ordered by points, wins, net, then name.
 
-    Queries: seats, per-player deal totals, money received, money paid, 2s beaten made,
-    2s beaten suffered, Guaransheeds — seven, whatever the number of deals.
+    Read from the running totals the services keep (one query, a row a player), so the
+    cost does not grow with the number of deals; `standings_by_aggregate` sums the same
+    columns over every deal and the tests hold the two equal.
     """
+    rows = []
+    # Who is at the table now, and everyone who played a counted deal.
+    seated = Q(player_id__in=session.seats.values("player_id"))
+    for tally in session.tallies.filter(seated | Q(deals__gt=0)).select_related("player"):
+        row = StandingRow(
+            player=tally.player_id,
+            name=tally.player.name,
+            net=tally.net.quantize(LEDGER_PLACES),
+            **{name: getattr(tally, name) for name in StandingTally.TOTALS if name != "net"},
+        )
+        if row.placed:
+            row.average_place = (Decimal(row.place_total) / row.placed).quantize(Decimal("0.01"))
+        rows.append(row)
+    return _in_standings_order(rows)
+
+
+def standings_by_aggregate(session: Session) -> list[StandingRow]:
+    """The session standings summed over every counted deal (seven queries, each growing
+    with the session): the reference the running totals are checked and rebuilt against."""
     seated = [seat.player for seat in session.seats.select_related("player")]
     return _standings(
         seated, deals=Q(session=session), ledger=LedgerLine.objects.filter(session=session)
     )
+
+
+def _in_standings_order(rows: Iterable[StandingRow]) -> list[StandingRow]:
+    return sorted(rows, key=lambda row: (-row.points, -row.wins, -row.net, row.name.lower()))
 
 
 def _standings(
@@ -93,6 +120,7 @@ def _standings(
         row.wins = total["win_count"]
         row.podiums = total["podium_count"]
         row.losses = total["loss_count"]
+        row.place_total, row.placed = total["place_total"] or 0, total["placed"]
         if total["placed"]:
             row.average_place = (Decimal(total["place_total"]) / total["placed"]).quantize(
                 Decimal("0.01")
@@ -125,9 +153,7 @@ def _standings(
             row.guaransheeds_won = declaration["won"]
             row.guaransheeds_lost = declaration["declared"] - declaration["won"]
 
-    return sorted(
-        rows.values(), key=lambda row: (-row.points, -row.wins, -row.net, row.name.lower())
-    )
+    return _in_standings_order(rows.values())
 
 
 @dataclass

@@ -20,6 +20,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 import scoring
+import scoring.standing
 from tracker.models import (
     Circle,
     Correction,
@@ -31,6 +32,7 @@ from tracker.models import (
     Seat,
     Session,
     ShareLink,
+    StandingTally,
     Tap,
 )
 
@@ -206,6 +208,7 @@ def session_create(
         Seat(session=session, player=player, position=position)
         for position, player in enumerate(seated, start=1)
     )
+    StandingTally.objects.bulk_create(StandingTally(session=session, player=p) for p in seated)
     _open_deal(session=session, number=1, players=seated, opening=scoring.Opening(None, None))
     return session
 
@@ -259,6 +262,10 @@ def session_seat(*, session_id: int, players: Sequence[int | str], actor: Actor)
     Seat.objects.bulk_create(
         Seat(session=session, player=player, position=position)
         for position, player in enumerate(seated, start=1)
+    )
+    StandingTally.objects.bulk_create(
+        (StandingTally(session=session, player=player) for player in seated),
+        ignore_conflicts=True,  # players who sat before keep their totals
     )
     deal.deal_players.all().delete()
     DealPlayer.objects.bulk_create(
@@ -350,8 +357,25 @@ def deal_facts(deal: Deal, rows: Iterable[Tap | DealEvent] | None = None) -> sco
 # --- Storing what scoring derived -----------------------------------------------------
 
 
-def _store_result(deal: Deal, result: scoring.DealResult) -> None:
-    """Write places, points, status and (for a closed deal) the ledger."""
+def _facts_and_result(
+    deal: Deal, rows: Iterable[Tap | DealEvent]
+) -> tuple[scoring.DealFacts, scoring.DealResult]:
+    facts = deal_facts(deal, rows)
+    return facts, scoring.play(facts)
+
+
+def _store_result(
+    deal: Deal,
+    facts: scoring.DealFacts,
+    result: scoring.DealResult,
+    *,
+    before: tuple[scoring.DealFacts, scoring.DealResult] | None,
+) -> None:
+    """Write places, points, status and (for a closed deal) the ledger, and move the
+    session's running totals by what the deal now adds, less what it added `before`."""
+    change = scoring.standing.change(before, (facts, result))
+    if change:
+        _add_to_tallies(deal.session_id, change)
     was_open = deal.is_open
     deal_players = list(deal.deal_players.all())
     # Clear places first: the unique (deal, place) constraint holds row by row.
@@ -386,6 +410,45 @@ def _store_result(deal: Deal, result: scoring.DealResult) -> None:
         )
     if was_open and result.status is scoring.DealStatus.FILED:
         _open_next_deal(deal, result)
+
+
+def _add_to_tallies(session_id: int, change: dict[int, scoring.standing.Tally]) -> None:
+    """Add each player's change to their running totals, row-locked so concurrent
+    filings and corrections in one session add up."""
+    tallies = {
+        tally.player_id: tally
+        for tally in StandingTally.objects.select_for_update().filter(
+            session_id=session_id, player_id__in=change
+        )
+    }
+    missing = [
+        StandingTally(session_id=session_id, player_id=player)
+        for player in change
+        if player not in tallies
+    ]
+    for tally in [*tallies.values(), *missing]:
+        for name in StandingTally.TOTALS:
+            setattr(tally, name, getattr(tally, name) + getattr(change[tally.player_id], name))
+    StandingTally.objects.bulk_update(tallies.values(), StandingTally.TOTALS)
+    StandingTally.objects.bulk_create(missing)
+
+
+@transaction.atomic
+def session_tallies_rebuild(*, session: Session) -> None:
+    """Recompute a session's running totals from its deals (after a bulk load, an import,
+    or to repair): the same sums the standings would make over every deal."""
+    from tracker.selectors import standings_by_aggregate  # selectors import services
+
+    StandingTally.objects.filter(session=session).delete()  # derived; rebuilt here
+    StandingTally.objects.bulk_create(
+        StandingTally(
+            session=session,
+            player_id=row.player,
+            net=row.net,
+            **{name: getattr(row, name) for name in StandingTally.TOTALS if name != "net"},
+        )
+        for row in standings_by_aggregate(session)
+    )
 
 
 def _open_next_deal(deal: Deal, result: scoring.DealResult) -> Deal:
@@ -440,13 +503,13 @@ def _record(*, deal_id: int, record: scoring.Record, actor: Actor) -> Deal:
         raise Conflict("This deal is already filed; correct it instead.")
     facts = deal_facts(deal)
     try:
-        _, result = scoring.add_record(facts, record)
+        facts, result = scoring.add_record(facts, record)
     except scoring.ScoringError as error:
         raise _refuse(error) from None
     try:
         with transaction.atomic():
             _save_records(deal, [record], result, actor)
-            _store_result(deal, result)
+            _store_result(deal, facts, result, before=None)  # an open deal counts nowhere
     except IntegrityError:
         # The constraints are the last line; the row lock makes this unreachable in
         # practice, but a race must never become a 500 or a double filing.
@@ -507,12 +570,13 @@ def deal_undo(*, deal_id: int, actor: Actor) -> Deal:
             raise Invalid("Nothing to undo on this deal.")
         deal, rows = previous, _live_records(previous)
     last = rows[-1]
-    result = scoring.play(deal_facts(deal, rows[:-1]))
+    before = _facts_and_result(deal, rows) if not deal.is_open else None
+    facts, result = _facts_and_result(deal, rows[:-1])
     if deal.status == Deal.Status.FILED and not result.closed:
         _withdraw_next_deal(deal)
     last.undone_at, last.undone_by = timezone.now(), actor.user
     last.save(update_fields=["undone_at", "undone_by"])
-    _store_result(deal, result)
+    _store_result(deal, facts, result, before=before)
     return deal
 
 
@@ -545,10 +609,10 @@ def deal_end(*, deal_id: int, actor: Actor) -> Deal:
             else "This deal was already ended with End match."
         )
     try:
-        _, result = scoring.end_match(deal_facts(deal))
+        facts, result = scoring.end_match(deal_facts(deal))
     except scoring.ScoringError as error:
         raise _refuse(error) from None
-    _store_result(deal, result)
+    _store_result(deal, facts, result, before=None)
     session.ended_at = timezone.now()
     session.save(update_fields=["ended_at"])
     return deal
@@ -669,7 +733,7 @@ def deal_correct(
         row.undone_at, row.undone_by, row.correction = now, actor.user, correction
         row.save(update_fields=["undone_at", "undone_by", "correction"])
     _save_records(deal, records, after, actor)
-    _store_result(deal, after)
+    _store_result(deal, corrected, after, before=(facts, before))
     _refresh_next_opening(deal, after)
     return deal
 
@@ -722,14 +786,14 @@ def deal_event_remove(*, deal_id: int, event_id: int, actor: Actor) -> Deal:
         if not (isinstance(row, DealEvent) and row.pk == event_id)
     ]
     try:
-        result = scoring.play(deal_facts(deal, rows))
+        facts, result = _facts_and_result(deal, rows)
     except scoring.ScoringError as error:
         raise Invalid(
             f"Removing that event leaves the deal inconsistent: {error.message}"
         ) from None
     event.undone_at, event.undone_by = timezone.now(), actor.user
     event.save(update_fields=["undone_at", "undone_by"])
-    _store_result(deal, result)
+    _store_result(deal, facts, result, before=None)  # an open deal counts nowhere
     return deal
 
 

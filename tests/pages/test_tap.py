@@ -334,9 +334,9 @@ def test_tap_and_standings_pages_cost_the_same_queries_at_10_and_200_deals(
     # deal and its players, ledger, taps and events (for the summary and Undo) — 14.
     with django_assert_num_queries(14):
         assert member.get(url(session), **htmx()).status_code == 200
-    # Standings: auth session, user, session, then seats, deal totals, money in, money
-    # out, 2s made, 2s suffered, Guaransheeds (session_standings) and points by deal — 11.
-    with django_assert_num_queries(11):
+    # Standings: auth session, user, session, then the running totals with names
+    # (session_standings) and points by deal — 5.
+    with django_assert_num_queries(5):
         assert member.get(url(session, "standings")).status_code == 200
 
 

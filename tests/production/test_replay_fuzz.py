@@ -30,7 +30,7 @@ from hypothesis import strategies as st
 
 import scoring
 from tracker.models import Deal, DealEvent, Session, Tap
-from tracker.selectors import session_balances
+from tracker.selectors import session_balances, session_standings, standings_by_aggregate
 from tracker.services import (
     Actor,
     ServiceError,
@@ -157,6 +157,8 @@ def check_session(session: Session) -> None:
 
     # (b) money only moves between players: the balances sum to exactly zero.
     assert sum(session_balances(session).values(), Decimal(0)) == Decimal(0)
+    # The running totals the services keep equal the sums over every deal.
+    assert session_standings(session) == standings_by_aggregate(session)
 
 
 # --- Random actions -------------------------------------------------------------------

@@ -379,3 +379,34 @@ def test_correction_can_add_a_forgotten_guaransheed(make_session, actor):
         ("Dev", "Alice", "guaransheed_won"),
     ]
     assert live_taps(deal) == [("Alice", 1), ("Cara", 2), ("Ben", 3)]
+
+
+def test_running_totals_follow_filing_undo_and_correction(make_session, actor):
+    from tracker.selectors import session_standings, standings_by_aggregate
+
+    session, p = make_session(options=scoring.Options(penalties=True))
+    deal = open_deal(session)
+    two = scoring.TwoBeaten(
+        by=p["Ben"].pk, owner=p["Cara"].pk, beaten_with=scoring.Beater.BOMB, red=1
+    )
+    deal_event_record(deal_id=deal.pk, event=two, actor=actor)
+    tap_all(deal, p, ["Alice", "Cara", "Ben"], actor)
+    assert session_standings(session) == standings_by_aggregate(session)
+
+    deal_undo(deal_id=deal.pk, actor=actor)
+    assert session_standings(session) == standings_by_aggregate(session)
+    assert {row.name: row.points for row in session_standings(session)} == dict.fromkeys(
+        ["Alice", "Ben", "Cara", "Dev"], 0
+    )
+
+    tap_all(deal, p, ["Dev"], actor)
+    deal_correct(deal_id=deal.pk, taps=[p["Ben"].pk, p["Alice"].pk, p["Dev"].pk], actor=actor)
+    deal_end(deal_id=open_deal(session).pk, actor=actor)
+
+    assert session_standings(session) == standings_by_aggregate(session)
+    assert [(row.name, row.points, row.twos_beaten_made) for row in session_standings(session)] == [
+        ("Ben", 3, 1),
+        ("Alice", 2, 0),
+        ("Dev", 1, 0),
+        ("Cara", 0, 0),
+    ]
