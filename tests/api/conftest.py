@@ -148,6 +148,9 @@ def db_state() -> dict:
     state["names"] = list(models.Player.objects.order_by("pk").values_list("name", flat=True))
     state["circles"] = list(models.Circle.objects.order_by("pk").values_list("name", flat=True))
     state["sessions"] = list(models.Session.objects.order_by("pk").values_list("pk", "ended_at"))
+    state["tallies"] = list(
+        models.StandingTally.objects.order_by("pk").values_list("pk", "points", "deals", "net")
+    )
     state["links"] = list(models.ShareLink.objects.order_by("pk").values_list("pk", "revoked_at"))
     state["payments"] = list(
         models.Payment.objects.order_by("pk").values_list("pk", "cancelled_at")

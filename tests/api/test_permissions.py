@@ -21,7 +21,7 @@ from django.urls import URLPattern, get_resolver, resolve
 from rest_framework.authtoken.models import Token
 
 import scoring
-from tests.api.conftest import client_with
+from tests.api.conftest import client_with, db_state
 from tracker.models import Deal
 from tracker.services import (
     Actor,
@@ -359,3 +359,29 @@ def test_scorer_link_beyond_its_session_scoring_is_refused_with_a_sentence(world
     assert response.json() == {
         "detail": "A share link reaches only its own session's scoring; sign in for this."
     }
+
+
+READS = {name: endpoint for name, endpoint in ENDPOINTS.items() if endpoint.method == "get"}
+
+
+@pytest.mark.parametrize("endpoint", READS.values(), ids=READS.keys())
+def test_no_read_changes_anything(world, endpoint):
+    before = db_state()
+
+    for role in ROLES:
+        client_with(world.tokens.get(role)).get(endpoint.url(world))
+
+    assert db_state() == before
+
+
+def test_no_page_read_changes_anything(world, user, client):
+    client.force_login(user)
+    session = f"/sessions/{world.session}"
+    pages = [f"/circles/{world.circle}/", *(f"{session}/{page}" for page in ("", "standings/"))]
+    pages += [f"{session}/{page}" for page in ("deals/", "deals/1/", "settle/", "share/")]
+    before = db_state()
+
+    statuses = [client.get(page).status_code for page in pages]
+
+    assert statuses == [200] * len(pages)
+    assert db_state() == before
