@@ -348,3 +348,53 @@ class CorrectionForm(forms.Form):
             raise forms.ValidationError(_("A player can finish in one place only."))
         cleaned["order"] = order
         return cleaned
+
+
+class CorrectionAddForm(forms.Form):
+    """What goes with an event added to a filed deal: why (optional)."""
+
+    reason = forms.CharField(label=_("Why"), max_length=200, required=False)
+
+
+class SeatingForm(TableForm):
+    """One change to who sits where, between deals: move a player up or down a seat,
+    let one sit out, seat a circle player, or seat a new player by name."""
+
+    up = forms.IntegerField(required=False)
+    down = forms.IntegerField(required=False)
+    drop = forms.IntegerField(required=False)
+    add = forms.IntegerField(required=False)
+    name = forms.CharField(label=_("New player"), max_length=40, required=False)
+
+    ACTIONS = ("up", "down", "drop", "add", "name")
+
+    def clean_name(self) -> str:
+        return " ".join(self.cleaned_data.get("name", "").split())
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        chosen = [action for action in self.ACTIONS if cleaned.get(action) not in (None, "")]
+        if len(chosen) != 1:
+            raise forms.ValidationError(_("Pick one change to make."))
+        cleaned["action"] = chosen[0]
+        return cleaned
+
+    def seating(self, current: Sequence[int]) -> list[int | str]:
+        """The seat order after this change, from the order the table has now."""
+        action = self.cleaned_data["action"]
+        target = self.cleaned_data[action]
+        order: list[int | str] = list(current)
+        if action == "name":
+            return [*order, target]
+        if action == "add":
+            return order if target in order else [*order, target]
+        if target not in order:
+            raise forms.ValidationError(_("That player is not at the table any more."))
+        index = order.index(target)
+        if action == "drop":
+            del order[index]
+        elif action == "up" and index > 0:
+            order[index - 1], order[index] = order[index], order[index - 1]
+        elif action == "down" and index < len(order) - 1:
+            order[index + 1], order[index] = order[index], order[index + 1]
+        return order

@@ -15,16 +15,17 @@ circle, or through a share link — a scorer link may tap, a viewer link may onl
 from __future__ import annotations
 
 import contextlib
+import secrets
 import zlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
 import segno
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -35,7 +36,7 @@ from django.views.decorators.http import require_POST
 
 import scoring
 from tracker import forms, selectors, services
-from tracker.models import Circle, Deal, Player, Session, ShareLink, Tap
+from tracker.models import Circle, Deal, DealEvent, Player, Session, ShareLink, Tap
 from tracker.pages.access import (
     Access,
     apply_once,
@@ -382,6 +383,100 @@ def end_match(request: HttpRequest, access: Access) -> HttpResponse:
     )
 
 
+# --- Players between deals -------------------------------------------------------------
+
+
+@dataclass
+class SeatLine:
+    id: int
+    name: str
+    roles: list[str]
+
+
+def _seating_response(
+    request: HttpRequest, access: Access, *, message: str = "", status: int = 200
+) -> HttpResponse:
+    """Who sits at the table for the open deal, and the circle's other players. Changes
+    are allowed only while that deal has nothing recorded (`services.session_seat`)."""
+    session = access.session
+    deal = session.deals.filter(status=Deal.Status.OPEN).first()
+    seated: list[SeatLine] = []
+    started = False
+    if deal is not None:
+        for dp in deal.deal_players.select_related("player").order_by("seat"):
+            roles = []
+            if dp.player_id == deal.dealer_id:
+                roles.append(_("deals"))
+            if dp.player_id == deal.leader_id:
+                roles.append(_("leads"))
+            seated.append(SeatLine(id=dp.player_id, name=dp.player.name, roles=roles))
+        started = (
+            deal.taps.filter(undone_at__isnull=True).exists()
+            or deal.dealevents.filter(undone_at__isnull=True).exists()
+        )
+    bench = list(
+        session.circle.players.exclude(pk__in=[line.id for line in seated]).order_by("name")
+    )
+    context = {
+        "access": access,
+        "urls": access.urls,
+        "session": session,
+        "deal": deal,
+        "seated": seated,
+        "bench": bench,
+        "started": started,
+        "key": secrets.token_hex(16),
+        "message": message,
+        "most_seats": forms.MOST_SEATS,
+    }
+    if request.htmx:
+        return render(request, "seats/_seating.html", context)
+    return render(request, "seats/page.html", context, status=status)
+
+
+@session_page(score=True, methods=("GET", "POST"))
+def seating(request: HttpRequest, access: Access) -> HttpResponse:
+    """Change the players between deals (SPEC 3.5): one change a tap, applied at once."""
+    if request.method == "GET":
+        return _seating_response(request, access)
+    form = forms.SeatingForm(request.POST)
+    if not form.is_valid():
+        return _seating_response(request, access, message=first_error(form), status=400)
+    data = form.cleaned_data
+    deal = access.session.deals.filter(status=Deal.Status.OPEN).first()
+    current = (
+        list(deal.deal_players.order_by("seat").values_list("player_id", flat=True)) if deal else []
+    )
+    try:
+        # With no open deal the session has ended: the service says so.
+        players = form.seating(current) if deal else []
+    except ValidationError as error:
+        return _seating_response(request, access, message=error.messages[0], status=400)
+
+    def write() -> object:
+        return services.session_seat(
+            session_id=access.session.pk, players=players, actor=access.actor
+        )
+
+    try:
+        apply_once(
+            access,
+            data["key"],
+            f"seat:{data['deal']}:{data['action']}:{data[data['action']]}",
+            write,
+        )
+    except ServiceError as error:
+        return _seating_response(
+            request,
+            access,
+            message=_("Not saved: %(reason)s") % {"reason": error.message},
+            status=error.status,
+        )
+    if request.htmx:
+        return _seating_response(request, access)
+    return redirect(access.url("seating"))
+
+
 # --- Standings --------------------------------------------------------------------------
 
 SPARK_WIDTH, SPARK_HEIGHT = 64, 18
@@ -494,63 +589,130 @@ def deal_history(request: HttpRequest, access: Access) -> HttpResponse:
     )
 
 
-@session_page(methods=("GET", "POST"))
-def deal_detail(request: HttpRequest, access: Access, number: int) -> HttpResponse:
-    """One deal in full — taps and events, undone ones struck through — and, for a filed
-    deal, a correction form that calls `services.deal_correct`."""
-    session = access.session
-    deal = session.deals.filter(number=number).first()
+@dataclass
+class DealRecords:
+    """A deal as its page reads it: players in seat order, every tap and event."""
+
+    deal: Deal
+    deal_players: list[Any]
+    names: dict[int, str]
+    taps: list[Tap]
+    events: list[DealEvent]
+
+    @property
+    def live_taps(self) -> list[Tap]:
+        return [tap for tap in self.taps if tap.undone_at is None]
+
+    @property
+    def live_events(self) -> list[DealEvent]:
+        return [event for event in self.events if event.undone_at is None]
+
+
+def _deal_records(access: Access, number: int) -> DealRecords:
+    deal = access.session.deals.filter(number=number).first()
     if deal is None:
         raise Http404("No such deal")
-    deal.session = session
+    deal.session = access.session
     deal_players = list(deal.deal_players.select_related("player").order_by("seat"))
-    names = {dp.player_id: dp.player.name for dp in deal_players}
-    all_taps = list(deal.taps.order_by("seq"))
-    all_events = list(deal.dealevents.order_by("seq"))
-    live_taps = [tap for tap in all_taps if tap.undone_at is None]
-    live_events = [event for event in all_events if event.undone_at is None]
-    rules = session.rules
-    size = len(deal_players)
+    return DealRecords(
+        deal=deal,
+        deal_players=deal_players,
+        names={dp.player_id: dp.player.name for dp in deal_players},
+        taps=list(deal.taps.order_by("seq")),
+        events=list(deal.dealevents.order_by("seq")),
+    )
+
+
+@dataclass
+class AddSheets:
+    """What a correction may add to a filed deal, by the session's rules: the same
+    bottom sheets as the tap screen, each its own form."""
+
+    deal: int
+    key: str
+    players: list[tuple[int, str]]
+    holding: list[tuple[int, str]]
+    hands: list[str]
+    card_counts: list[int]
+    cutup_beaten: bool
+    guaransheed: bool
+    instant_win: bool
+    hand: bool
+    penalties_on: bool
+    twos_counts: list[int] = field(default_factory=lambda: [0, 1, 2, 3])
+    unused_counts: list[int] = field(default_factory=lambda: [0, 1, 2])
+    beaters: list[tuple[str, str]] = field(default_factory=lambda: list(forms.BEATER_CHOICES))
+    instant_wins: list[tuple[str, str]] = field(
+        default_factory=lambda: list(forms.INSTANT_WIN_CHOICES)
+    )
+
+
+def _add_sheets(records: DealRecords) -> AddSheets:
+    deal, deal_players, live_events = records.deal, records.deal_players, records.live_events
+    rules = deal.session.rules
+    placed = {tap.player_id for tap in records.live_taps if not tap.loser}
+    # Who holds cards at the end: everyone not placed, and the loser (SPEC 3.1).
+    holding = [
+        (dp.player_id, dp.player.name)
+        for dp in deal_players
+        if dp.player_id not in placed or dp.player_id == deal.loser_id
+    ]
+    hands = [event for event in live_events if event.type == DealEvent.Type.HAND]
+    return AddSheets(
+        deal=deal.pk,
+        key=secrets.token_hex(16),
+        players=[(dp.player_id, dp.player.name) for dp in deal_players],
+        holding=holding,
+        hands=[describe_event(event, records.names) for event in hands],
+        card_counts=list(
+            range(0, min(rules.hand_size, scoring.max_hand_size(len(deal_players))) + 1)
+        ),
+        cutup_beaten=rules.penalties_on,
+        guaransheed=rules.options.guaransheed
+        and not any(event.type == DealEvent.Type.GUARANSHEED for event in live_events),
+        # A claim stands only on a deal with nothing else recorded (SPEC 4.4).
+        instant_win=rules.options.instant_wins and not live_events,
+        hand=rules.needs_hands or rules.penalties_on,
+        penalties_on=rules.penalties_on,
+    )
+
+
+def _correction_form(records: DealRecords, data: Any = None) -> forms.CorrectionForm:
+    """The finishing order again (prefilled with the taps that stand), the loser where
+    the rules ask for one, the events to take out, and why."""
+    rules = records.deal.session.rules
+    size = len(records.deal_players)
     podium = scoring.podium_size(rules, size)
-    placed = [tap for tap in live_taps if not tap.loser]
-    loser_tap = next((tap for tap in live_taps if tap.loser), None)
+    placed = [tap for tap in records.live_taps if not tap.loser]
+    loser_tap = next((tap for tap in records.live_taps if tap.loser), None)
+    initial: dict[str, Any] = {
+        f"place_{index}": tap.player_id for index, tap in enumerate(placed, start=1)
+    }
+    if loser_tap:
+        initial["loser"] = loser_tap.player_id
+    return forms.CorrectionForm(
+        data,
+        players=[(dp.player_id, dp.player.name) for dp in records.deal_players],
+        places=min(max(podium, len(placed)), size),
+        ask_loser=rules.stake_rule == scoring.StakeRule.LOSER_PAYS and size > podium + 1,
+        events=[(event.pk, describe_event(event, records.names)) for event in records.live_events],
+        initial=initial,
+    )
+
+
+def _deal_page(
+    request: HttpRequest,
+    access: Access,
+    records: DealRecords,
+    *,
+    form: forms.CorrectionForm | None = None,
+    message: str = "",
+    status: int = 200,
+) -> HttpResponse:
+    deal, names = records.deal, records.names
     correctable = not deal.is_open and access.can_score
-    form = None
-    message = ""
-    status = 200
-    if correctable:
-        initial: dict[str, Any] = {
-            f"place_{index}": tap.player_id for index, tap in enumerate(placed, start=1)
-        }
-        if loser_tap:
-            initial["loser"] = loser_tap.player_id
-        form = forms.CorrectionForm(
-            request.POST if request.method == "POST" else None,
-            players=[(dp.player_id, dp.player.name) for dp in deal_players],
-            places=min(max(podium, len(placed)), size),
-            ask_loser=rules.stake_rule == scoring.StakeRule.LOSER_PAYS and size > podium + 1,
-            events=[(event.pk, describe_event(event, names)) for event in live_events],
-            initial=initial,
-        )
-        if request.method == "POST" and form.is_valid():
-            data = form.cleaned_data
-            try:
-                services.deal_correct(
-                    deal_id=deal.pk,
-                    taps=data["order"],
-                    loser=data.get("loser"),
-                    remove_event_ids=data.get("remove") or [],
-                    reason=data["reason"],
-                    actor=access.actor,
-                )
-            except ServiceError as error:
-                message, status = error.message, error.status
-            else:
-                return redirect(access.url("deal", number=number))
-        elif request.method == "POST":
-            status = 400
-    elif request.method == "POST":
-        raise PermissionDenied("This deal cannot be corrected from here.")
+    if correctable and form is None:
+        form = _correction_form(records)
     history = [
         {
             "text": (
@@ -561,7 +723,7 @@ def deal_detail(request: HttpRequest, access: Access, number: int) -> HttpRespon
             "live": record.undone_at is None,
             "at": record.recorded_at,
         }
-        for record in sorted([*all_taps, *all_events], key=lambda record: record.seq)
+        for record in sorted([*records.taps, *records.events], key=lambda record: record.seq)
     ]
     return render(
         request,
@@ -569,18 +731,99 @@ def deal_detail(request: HttpRequest, access: Access, number: int) -> HttpRespon
         {
             "access": access,
             "urls": access.urls,
-            "session": session,
+            "session": access.session,
             "deal": deal,
             "status": STATUSES.get(deal.status, deal.status),
-            "finish": finish_line(deal_players, names),
+            "finish": finish_line(records.deal_players, names),
             "history": history,
             "money": money_lines(deal.ledger_lines.order_by("position"), names),
             "corrections": list(deal.corrections.select_related("made_by")),
-            "form": form,
+            "form": form if correctable else None,
+            "sheets": _add_sheets(records) if correctable else None,
+            "add_url": access.url("deal_add", number=deal.number),
             "message": message,
         },
         status=status,
     )
+
+
+@session_page(methods=("GET", "POST"))
+def deal_detail(request: HttpRequest, access: Access, number: int) -> HttpResponse:
+    """One deal in full — taps and events, undone ones struck through — and, for a filed
+    deal, a correction form that calls `services.deal_correct`, with bottom sheets that
+    add an event or a hand (`deal_add`)."""
+    records = _deal_records(access, number)
+    if request.method == "GET":
+        return _deal_page(request, access, records)
+    if records.deal.is_open or not access.can_score:
+        raise PermissionDenied("This deal cannot be corrected from here.")
+    form = _correction_form(records, request.POST)
+    if not form.is_valid():
+        return _deal_page(request, access, records, form=form, status=400)
+    data = form.cleaned_data
+    try:
+        services.deal_correct(
+            deal_id=records.deal.pk,
+            taps=data["order"],
+            loser=data.get("loser"),
+            remove_event_ids=data.get("remove") or [],
+            reason=data["reason"],
+            actor=access.actor,
+        )
+    except ServiceError as error:
+        return _deal_page(
+            request, access, records, form=form, message=error.message, status=error.status
+        )
+    return redirect(access.url("deal", number=number))
+
+
+@session_page(score=True, methods=("POST",))
+def deal_add(request: HttpRequest, access: Access, number: int) -> HttpResponse:
+    """Correct a filed deal by adding one event: a 2 chopped, a cutup beaten, a
+    Guaransheed, an instant win, or a hand. A hand replaces the one recorded for that
+    player, if any, in the same correction. Applied once per key, like the tap screen."""
+    records = _deal_records(access, number)
+    deal = records.deal
+
+    def refuse(message: str, status: int) -> HttpResponse:
+        return _deal_page(request, access, records, message=message, status=status)
+
+    form_class = forms.EVENT_FORMS.get(request.POST.get("type", ""))
+    if form_class is None:
+        return refuse(_("Unknown kind of event."), 400)
+    form = form_class(request.POST)
+    extras = forms.CorrectionAddForm(request.POST)
+    if not form.is_valid():
+        return refuse(first_error(form), 400)
+    if not extras.is_valid():
+        return refuse(first_error(extras), 400)
+    data = form.cleaned_data
+    if data["deal"] != deal.pk:
+        return refuse(_("That form was for another deal; look again."), 400)
+    record = form.record()  # type: ignore[attr-defined]
+    replace = [
+        event.pk
+        for event in records.live_events
+        if isinstance(record, scoring.Hand)
+        and event.type == DealEvent.Type.HAND
+        and event.player_id == record.player
+    ]
+    reason = extras.cleaned_data["reason"]
+
+    def write() -> object:
+        return services.deal_correct(
+            deal_id=deal.pk,
+            add_events=[record],
+            remove_event_ids=replace,
+            reason=reason,
+            actor=access.actor,
+        )
+
+    try:
+        apply_once(access, data["key"], f"correct:{deal.pk}:{record!r}:{replace}:{reason}", write)
+    except ServiceError as error:
+        return refuse(_("Not saved: %(reason)s") % {"reason": error.message}, error.status)
+    return redirect(access.url("deal", number=number))
 
 
 # --- Settle up --------------------------------------------------------------------------
