@@ -29,6 +29,7 @@ from scoring.facts import (
     Tap,
     TwoBeaten,
 )
+from scoring.text import Text, gettext_noop, ordinal
 
 PODIUM_POINTS = {1: 3, 2: 2, 3: 1}
 MAX_STAKE = Decimal("1000000")
@@ -56,14 +57,19 @@ PRO_PLAY_BIG_HAND = 10  # more than this many cards left pays double
 class ScoringError(ValueError):
     """A record the rules refuse, with a sentence for the person who sent it.
 
-    `conflict` is True when the refusal is about the deal's state (it is already filed or
-    ended) rather than about the record itself.
+    `text` is the sentence as a template and values (see `scoring.text`), `message` the
+    same in English. `conflict` is True when the refusal is about the deal's state (it is
+    already filed or ended) rather than about the record itself.
     """
 
-    def __init__(self, message: str, *, conflict: bool = False) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, template: str, *, conflict: bool = False, **values: object) -> None:
+        self.text = Text(template, values)
+        super().__init__(self.text.render())
         self.conflict = conflict
+
+    @property
+    def message(self) -> str:
+        return self.text.render()
 
 
 # --- Table rules ----------------------------------------------------------------------
@@ -98,41 +104,53 @@ def points_for(rules: Rules, place: int) -> int:
 
 def check_stake(stake: Decimal) -> None:
     if not stake.is_finite() or stake <= 0:
-        raise ScoringError("The stake must be more than 0.")
+        raise ScoringError(gettext_noop("The stake must be more than 0."))
     if stake > MAX_STAKE:
-        raise ScoringError("The stake can be at most 1,000,000.")
+        raise ScoringError(gettext_noop("The stake can be at most 1,000,000."))
     if stake != stake.quantize(Decimal("0.01")):
-        raise ScoringError("The stake can have at most 2 decimal places.")
+        raise ScoringError(gettext_noop("The stake can have at most 2 decimal places."))
 
 
 def check_rules(rules: Rules, players: int) -> None:
     """Refuse a rule set that cannot work at a table of this size (SPEC 4, 8)."""
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise ScoringError("A table has 2 to 8 players.")
+        raise ScoringError(gettext_noop("A table has 2 to 8 players."))
     check_stake(rules.stake)
     if rules.needs_hands and rules.format is Format.PODIUM:
         raise ScoringError(
-            "Pay by the card and Pro-Play end the deal at the first player out, "
-            "so they go with winner takes all, not a podium."
+            gettext_noop(
+                "Pay by the card and Pro-Play end the deal at the first player out, "
+                "so they go with winner takes all, not a podium."
+            )
         )
     options = rules.options
     if rules.stake_rule is StakeRule.NONE and (
         options.penalties or options.guaransheed or options.got_to_get_in
     ):
         raise ScoringError(
-            "With no stakes no money moves: switch off penalties, Guaransheed and "
-            "Got to Get In, or pick a stake rule."
+            gettext_noop(
+                "With no stakes no money moves: switch off penalties, Guaransheed and "
+                "Got to Get In, or pick a stake rule."
+            )
         )
     if options.instant_wins and options.trading:
         raise ScoringError(
-            "Instant wins and trading cannot be on together: traded cards would make "
-            "an instant-win hand."
+            gettext_noop(
+                "Instant wins and trading cannot be on together: traded cards would make "
+                "an instant-win hand."
+            )
         )
     largest = max_hand_size(players)
     if not 13 <= rules.hand_size <= largest:
         if largest == 13:
-            raise ScoringError(f"With {players} players each is dealt 13 cards.")
-        raise ScoringError(f"With {players} players the hand size is 13 to {largest} cards.")
+            raise ScoringError(
+                gettext_noop("With %(players)s players each is dealt 13 cards."), players=players
+            )
+        raise ScoringError(
+            gettext_noop("With %(players)s players the hand size is 13 to %(largest)s cards."),
+            players=players,
+            largest=largest,
+        )
 
 
 # --- Replaying a deal ------------------------------------------------------------------
@@ -238,29 +256,38 @@ class _Deal:
 
     def require_open(self) -> None:
         if self.filed():
-            raise ScoringError("This deal is already filed.", conflict=True)
+            raise ScoringError(gettext_noop("This deal is already filed."), conflict=True)
 
     def require_player(self, player: PlayerId) -> None:
         if player not in self.players:
-            raise ScoringError(f"{self.name(player)} is not playing this deal.")
+            raise ScoringError(
+                gettext_noop("%(player)s is not playing this deal."), player=self.name(player)
+            )
 
     def require_two_players(self, by: PlayerId, owner: PlayerId) -> None:
         self.require_player(by)
         self.require_player(owner)
         if by == owner:
-            raise ScoringError("A player cannot beat their own cards.")
+            raise ScoringError(gettext_noop("A player cannot beat their own cards."))
 
     def count_twos(self, black: int, red: int) -> None:
         """Each 2 is beaten or left in a hand at most once: no more of a colour in the
         whole deal than its decks hold."""
         most = TWOS_PER_COLOUR_PER_DECK * self.decks
         if black > most or red > most:
-            raise ScoringError(f"The deck holds only {most} twos of each colour.")
+            raise ScoringError(
+                gettext_noop("The deck holds only %(most)s twos of each colour."), most=most
+            )
         seen_black, seen_red = self.twos_seen
         if seen_black + black > most or seen_red + red > most:
             raise ScoringError(
-                f"The deck holds only {most} twos of each colour, and this deal already "
-                f"has {seen_black} black and {seen_red} red beaten or left in a hand."
+                gettext_noop(
+                    "The deck holds only %(most)s twos of each colour, and this deal already "
+                    "has %(black)s black and %(red)s red beaten or left in a hand."
+                ),
+                most=most,
+                black=seen_black,
+                red=seen_red,
             )
         self.twos_seen = (seen_black + black, seen_red + red)
 
@@ -291,10 +318,16 @@ class _Deal:
         self.require_player(player)
         if player in self.order:
             place = self.order.index(player) + 1
-            raise ScoringError(f"{self.name(player)} is already out ({ordinal(place)}).")
+            raise ScoringError(
+                gettext_noop("%(player)s is already out (%(place)s)."),
+                player=self.name(player),
+                place=ordinal(place),
+            )
         if self.places_filled() and self.rules.needs_hands:
             raise ScoringError(
-                "Play ended when the first player went out: record the other hands instead."
+                gettext_noop(
+                    "Play ended when the first player went out: record the other hands instead."
+                )
             )
         if tap.loser:
             self.check_loser_tap(tap)
@@ -302,7 +335,8 @@ class _Deal:
         hand = self.hands.get(player)
         if hand is not None and hand.cards > 0 and not (tap.loser or last_to_go):
             raise ScoringError(
-                f"{self.name(player)}'s hand is recorded with cards left; undo it first."
+                gettext_noop("%(player)s's hand is recorded with cards left; undo it first."),
+                player=self.name(player),
             )
         self.check_not_played(tap)
         self.order.append(player)
@@ -313,33 +347,40 @@ class _Deal:
 
     def check_loser_tap(self, tap: Tap) -> None:
         if not self.places_filled():
-            raise ScoringError("Tap the loser once the scoring places are filled.")
+            raise ScoringError(gettext_noop("Tap the loser once the scoring places are filled."))
         if self.loser() is not None:
-            raise ScoringError("The loser of this deal is already known.")
+            raise ScoringError(gettext_noop("The loser of this deal is already known."))
         if tap.not_played:
-            raise ScoringError("The loser did not go out, so nobody pays Got to Get In.")
+            raise ScoringError(
+                gettext_noop("The loser did not go out, so nobody pays Got to Get In.")
+            )
 
     def check_not_played(self, tap: Tap) -> None:
         if not tap.not_played:
             return
         if not self.rules.options.got_to_get_in:
-            raise ScoringError("Got to Get In is off for this session.")
+            raise ScoringError(gettext_noop("Got to Get In is off for this session."))
         if len(set(tap.not_played)) != len(tap.not_played):
-            raise ScoringError("A player is marked as not yet played twice.")
+            raise ScoringError(gettext_noop("A player is marked as not yet played twice."))
         for other in tap.not_played:
             self.require_player(other)
             if other == tap.player:
-                raise ScoringError("The player going out has played their cards.")
+                raise ScoringError(gettext_noop("The player going out has played their cards."))
             if other in self.order:
-                raise ScoringError(f"{self.name(other)} is already out, so they have played.")
+                raise ScoringError(
+                    gettext_noop("%(player)s is already out, so they have played."),
+                    player=self.name(other),
+                )
 
     def apply_two_beaten(self, event: TwoBeaten) -> None:
         self.require_open()
         self.require_two_players(event.by, event.owner)
         if event.black < 0 or event.red < 0:
-            raise ScoringError("Counts of 2s cannot be negative.")
+            raise ScoringError(gettext_noop("Counts of 2s cannot be negative."))
         if not 1 <= event.black + event.red <= MAX_TWOS_BEATEN:
-            raise ScoringError("One play beats 1 to 3 twos (four 2s cannot be beaten).")
+            raise ScoringError(
+                gettext_noop("One play beats 1 to 3 twos (four 2s cannot be beaten).")
+            )
         self.count_twos(event.black, event.red)
         black_rate, red_rate = TWO_BEATEN_RATE[event.beaten_with]
         earning = self.stake(black_rate * event.black + red_rate * event.red)
@@ -356,8 +397,11 @@ class _Deal:
         beaten = self.cutup_earning.pop(event.owner, None)
         if beaten is None:
             raise ScoringError(
-                f"{self.name(event.owner)} has no cutup that beat a 2 in this deal: "
-                "there is nothing to double."
+                gettext_noop(
+                    "%(player)s has no cutup that beat a 2 in this deal: "
+                    "there is nothing to double."
+                ),
+                player=self.name(event.owner),
             )
         earning = beaten * 2
         self.pay(event.owner, event.by, earning, Reason.CUTUP_BEATEN, penalty=True)
@@ -366,46 +410,58 @@ class _Deal:
     def apply_hand(self, hand: Hand) -> None:
         # Under loser_pays a hand may follow the filing: it adds its penalties (SPEC 4).
         if self.filed() and (self.rules.needs_hands or self.instant_win is not None):
-            raise ScoringError("This deal is already filed.", conflict=True)
+            raise ScoringError(gettext_noop("This deal is already filed."), conflict=True)
         self.require_player(hand.player)
         if hand.player in self.hands:
-            raise ScoringError(f"{self.name(hand.player)}'s hand is already recorded.")
+            raise ScoringError(
+                gettext_noop("%(player)s's hand is already recorded."),
+                player=self.name(hand.player),
+            )
         if not self.holds_cards(hand.player):
-            raise ScoringError(f"{self.name(hand.player)} went out and holds no cards.")
+            raise ScoringError(
+                gettext_noop("%(player)s went out and holds no cards."),
+                player=self.name(hand.player),
+            )
         most_cards = min(self.rules.hand_size, max_hand_size(self.size))
         if not 0 <= hand.cards <= most_cards:
-            raise ScoringError(f"Cards left must be 0 to {most_cards}.")
+            raise ScoringError(gettext_noop("Cards left must be 0 to %(most)s."), most=most_cards)
         counts = (hand.black_twos, hand.red_twos, hand.cutups, hand.bombs)
         if min(counts) < 0:
-            raise ScoringError("Counts of unused cards cannot be negative.")
+            raise ScoringError(gettext_noop("Counts of unused cards cannot be negative."))
         if (
             hand.black_twos + hand.red_twos > hand.cards
             or hand.cutups * 6 > hand.cards
             or hand.bombs * 4 > hand.cards
         ):
-            raise ScoringError("The unused 2s, cutups and bombs do not fit in the cards left.")
+            raise ScoringError(
+                gettext_noop("The unused 2s, cutups and bombs do not fit in the cards left.")
+            )
         self.count_twos(hand.black_twos, hand.red_twos)
         self.hands[hand.player] = hand
 
     def apply_guaransheed(self, declaration: Guaransheed) -> None:
         self.require_open()
         if not self.rules.options.guaransheed:
-            raise ScoringError("Guaransheed is off for this session.")
+            raise ScoringError(gettext_noop("Guaransheed is off for this session."))
         self.require_player(declaration.player)
         if self.guaransheed is not None:
-            raise ScoringError("A Guaransheed is already declared on this deal.")
+            raise ScoringError(gettext_noop("A Guaransheed is already declared on this deal."))
         if self.order:
-            raise ScoringError("A Guaransheed is declared before the first player goes out.")
+            raise ScoringError(
+                gettext_noop("A Guaransheed is declared before the first player goes out.")
+            )
         self.guaransheed = declaration
 
     def apply_instant_win(self, claim: InstantWin) -> None:
         self.require_open()
         if not self.rules.options.instant_wins:
-            raise ScoringError("Instant wins are off for this session.")
+            raise ScoringError(gettext_noop("Instant wins are off for this session."))
         self.require_player(claim.player)
         if self.record_count:
             raise ScoringError(
-                "An instant win is claimed before anything else is recorded on the deal."
+                gettext_noop(
+                    "An instant win is claimed before anything else is recorded on the deal."
+                )
             )
         self.instant_win = claim
 
@@ -515,7 +571,7 @@ class _Deal:
         if filed:
             status, why = DealStatus.FILED, self.filed_why()
         elif self.facts.ended:
-            status, why = DealStatus.ENDED, "Ended by End match."
+            status, why = DealStatus.ENDED, Text(gettext_noop("Ended by End match."))
         else:
             status, why = DealStatus.OPEN, self.open_why()
         places = self.places()
@@ -538,27 +594,28 @@ class _Deal:
             ledger=tuple(ledger),
         )
 
-    def filed_why(self) -> str:
+    def filed_why(self) -> Text:
         if self.instant_win is not None:
-            return f"{self.name(self.instant_win.player)} won outright."
+            return Text(
+                gettext_noop("%(player)s won outright."),
+                {"player": self.name(self.instant_win.player)},
+            )
         if self.rules.needs_hands:
-            return "The winner is out and every other hand is recorded."
+            return Text(gettext_noop("The winner is out and every other hand is recorded."))
         if self.rules.stake_rule is StakeRule.LOSER_PAYS:
-            return "The scoring places are filled and the loser is known."
-        return "The scoring places are filled."
+            return Text(gettext_noop("The scoring places are filled and the loser is known."))
+        return Text(gettext_noop("The scoring places are filled."))
 
-    def open_why(self) -> str:
+    def open_why(self) -> Text:
         if not self.places_filled():
-            return f"Waiting for {ordinal(len(self.order) + 1)} place."
+            return Text(
+                gettext_noop("Waiting for %(place)s place."),
+                {"place": ordinal(len(self.order) + 1)},
+            )
         if self.rules.needs_hands:
             missing = ", ".join(self.name(player) for player in self.hands_missing())
-            return f"Waiting for the hands of {missing}."
-        return "Waiting for the loser."
-
-
-def ordinal(place: int) -> str:
-    suffix = {1: "st", 2: "nd", 3: "rd"}.get(place if place < 20 else place % 10, "th")
-    return f"{place}{suffix}"
+            return Text(gettext_noop("Waiting for the hands of %(players)s."), {"players": missing})
+        return Text(gettext_noop("Waiting for the loser."))
 
 
 def play(facts: DealFacts) -> DealResult:
@@ -568,9 +625,9 @@ def play(facts: DealFacts) -> DealResult:
     """
     deal = _Deal(facts=facts)
     if len(set(facts.players)) != len(facts.players):
-        raise ScoringError("A player is seated twice in this deal.")
+        raise ScoringError(gettext_noop("A player is seated twice in this deal."))
     if not MIN_PLAYERS <= len(facts.players) <= MAX_PLAYERS:
-        raise ScoringError("A deal has 2 to 8 players.")
+        raise ScoringError(gettext_noop("A deal has 2 to 8 players."))
     for record in facts.records:
         deal.apply(record)
     return deal.result()
@@ -579,7 +636,7 @@ def play(facts: DealFacts) -> DealResult:
 def add_record(facts: DealFacts, record: Record) -> tuple[DealFacts, DealResult]:
     """The deal with one more record, checked; raises ScoringError if refused."""
     if facts.ended:
-        raise ScoringError("This deal was ended with End match.", conflict=True)
+        raise ScoringError(gettext_noop("This deal was ended with End match."), conflict=True)
     extended = replace(facts, records=(*facts.records, record))
     return extended, play(extended)
 
@@ -587,8 +644,10 @@ def add_record(facts: DealFacts, record: Record) -> tuple[DealFacts, DealResult]
 def end_match(facts: DealFacts) -> tuple[DealFacts, DealResult]:
     """Close an open deal with the taps it has (SPEC 3.3)."""
     if facts.ended:
-        raise ScoringError("This deal was already ended with End match.", conflict=True)
+        raise ScoringError(
+            gettext_noop("This deal was already ended with End match."), conflict=True
+        )
     if play(facts).closed:
-        raise ScoringError("This deal is already filed.", conflict=True)
+        raise ScoringError(gettext_noop("This deal is already filed."), conflict=True)
     ended = replace(facts, ended=True)
     return ended, play(ended)

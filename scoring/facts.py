@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum
 
+from scoring.text import Text
+
 PlayerId = int
 
 
@@ -204,7 +206,7 @@ class TradingReminder:
 @dataclass(frozen=True)
 class DealResult:
     status: DealStatus
-    why: str
+    why: Text  # why the deal is open, filed or ended, for people
     places: dict[PlayerId, int]
     points: dict[PlayerId, int]
     winner: PlayerId | None

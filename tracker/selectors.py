@@ -12,6 +12,7 @@ from datetime import datetime
 from decimal import Decimal
 
 from django.db.models import Count, F, Q, QuerySet, Sum
+from django.utils.translation import gettext
 
 import scoring
 from scoring.rating import finishing_ranks, rate
@@ -378,7 +379,7 @@ def deal_view(deal: Deal) -> DealView:
         events=events,
         points=result.points,
         ledger=list(result.ledger),
-        why=result.why,
+        why=result.why.render(gettext),
         next_deal=next_deal,
     )
 

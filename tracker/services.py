@@ -18,9 +18,11 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
 
 import scoring
 import scoring.standing
+from scoring.text import Text
 from tracker.models import (
     Circle,
     Correction,
@@ -38,13 +40,22 @@ from tracker.models import (
 
 
 class ServiceError(Exception):
-    """A refused action: `status` is the HTTP status, `message` a sentence for people."""
+    """A refused action: `status` is the HTTP status, `message` a sentence for people.
+
+    The sentence is kept as a `Text` (a template marked with `gettext_noop` and its values)
+    and said in the language active when `message` is read, so the API and the pages give
+    it in the reader's language.
+    """
 
     status = 400
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, template: str | Text, **values: object) -> None:
+        self.text = template if isinstance(template, Text) else Text(template, values)
+        super().__init__(self.text.render())
+
+    @property
+    def message(self) -> str:
+        return self.text.render(gettext)
 
 
 class Invalid(ServiceError):
@@ -63,6 +74,10 @@ class Conflict(ServiceError):
     status = 409
 
 
+ALREADY_A_PLAYER = gettext_noop("%(name)s is already a player in %(circle)s.")
+NO_DEAL = gettext_noop("There is no deal %(id)s.")
+
+
 @dataclass(frozen=True)
 class Actor:
     """Who is writing: an account, or a scorer link passed round the table."""
@@ -76,18 +91,30 @@ class Actor:
 
 
 def _refuse(error: scoring.ScoringError) -> ServiceError:
-    return Conflict(error.message) if error.conflict else Invalid(error.message)
+    return Conflict(error.text) if error.conflict else Invalid(error.text)
 
 
 # --- Circles and players --------------------------------------------------------------
 
 
+_NAME_MISSING = {
+    "circle": gettext_noop("The circle needs a name."),
+    "player": gettext_noop("The player needs a name."),
+    "session": gettext_noop("The session needs a name."),
+}
+_NAME_TOO_LONG = {
+    "circle": gettext_noop("The circle's name can be at most %(longest)s characters."),
+    "player": gettext_noop("The player's name can be at most %(longest)s characters."),
+    "session": gettext_noop("The session's name can be at most %(longest)s characters."),
+}
+
+
 def _clean_name(name: str, *, what: str, longest: int) -> str:
     name = " ".join(str(name).split())
     if not name:
-        raise Invalid(f"The {what} needs a name.")
+        raise Invalid(_NAME_MISSING[what])
     if len(name) > longest:
-        raise Invalid(f"The {what}'s name can be at most {longest} characters.")
+        raise Invalid(_NAME_TOO_LONG[what], longest=longest)
     return name
 
 
@@ -102,7 +129,7 @@ def circle_create(*, owner: AbstractBaseUser, name: str) -> Circle:
 def player_create(*, circle: Circle, name: str) -> Player:
     name = _clean_name(name, what="player", longest=40)
     if circle.players.filter(name__iexact=name).exists():
-        raise Conflict(f"{name} is already a player in {circle.name}.")
+        raise Conflict(ALREADY_A_PLAYER, name=name, circle=circle.name)
     return Player.objects.create(circle=circle, name=name)
 
 
@@ -110,7 +137,7 @@ def player_create(*, circle: Circle, name: str) -> Player:
 def player_rename(*, player: Player, name: str) -> Player:
     name = _clean_name(name, what="player", longest=40)
     if player.circle.players.filter(name__iexact=name).exclude(pk=player.pk).exists():
-        raise Conflict(f"{name} is already a player in {player.circle.name}.")
+        raise Conflict(ALREADY_A_PLAYER, name=name, circle=player.circle.name)
     player.name = name
     player.save(update_fields=["name"])
     return player
@@ -127,14 +154,18 @@ def _resolve_players(circle: Circle, players: Sequence[int | str]) -> list[Playe
     for entry in players:
         if isinstance(entry, int):
             if entry not in by_id:
-                raise Invalid(f"There is no player {entry} in {circle.name}.")
+                raise Invalid(
+                    gettext_noop("There is no player %(id)s in %(circle)s."),
+                    id=entry,
+                    circle=circle.name,
+                )
             player = by_id[entry]
         else:
             name = _clean_name(entry, what="player", longest=40)
             player = by_name.get(name.lower()) or Player.objects.create(circle=circle, name=name)
             by_name[name.lower()] = player
         if player in seated:
-            raise Invalid(f"{player.name} is seated twice.")
+            raise Invalid(gettext_noop("%(name)s is seated twice."), name=player.name)
         seated.append(player)
     return seated
 
@@ -142,17 +173,19 @@ def _resolve_players(circle: Circle, players: Sequence[int | str]) -> list[Playe
 def _clean_currency(currency: str) -> str:
     currency = str(currency).strip().upper()
     if len(currency) != 3 or not currency.isascii() or not currency.isalpha():
-        raise Invalid("The currency is a 3-letter code such as USD, EUR or VND.")
+        raise Invalid(gettext_noop("The currency is a 3-letter code such as USD, EUR or VND."))
     return currency
 
 
 def _clean_stake(stake: Decimal | str | int) -> Decimal:
     if isinstance(stake, float):
-        raise Invalid('The stake is sent as a decimal string such as "1.00", not a float.')
+        raise Invalid(
+            gettext_noop('The stake is sent as a decimal string such as "1.00", not a float.')
+        )
     try:
         value = Decimal(str(stake).strip())
     except InvalidOperation:
-        raise Invalid("The stake must be a number such as 1.00.") from None
+        raise Invalid(gettext_noop("The stake must be a number such as 1.00.")) from None
     try:
         scoring.check_stake(value)
     except scoring.ScoringError as error:
@@ -186,7 +219,7 @@ def session_create(
     except ValueError as error:
         if isinstance(error, ServiceError):
             raise
-        raise Invalid("Unknown format or stake rule.") from None
+        raise Invalid(gettext_noop("Unknown format or stake rule.")) from None
     currency = _clean_currency(currency)
     seated = _resolve_players(circle, players)
     try:
@@ -251,7 +284,9 @@ def session_seat(*, session_id: int, players: Sequence[int | str], actor: Actor)
     session = _locked_session(session_id)
     deal = _open_deal_of(session)
     if deal.last_seq and _live_records(deal):
-        raise Conflict("Players can change only between deals: finish or undo this deal first.")
+        raise Conflict(
+            gettext_noop("Players can change only between deals: finish or undo this deal first.")
+        )
     seated = _resolve_players(session.circle, players)
     previous = list(deal.deal_players.order_by("seat").values_list("player_id", flat=True))
     try:
@@ -295,7 +330,7 @@ def _locked_session(session_id: int) -> Session:
             .get(pk=session_id)
         )
     except Session.DoesNotExist:
-        raise NotFound(f"There is no session {session_id}.") from None
+        raise NotFound(gettext_noop("There is no session %(id)s."), id=session_id) from None
 
 
 def _locked_deal(deal_id: int) -> Deal:
@@ -305,20 +340,20 @@ def _locked_deal(deal_id: int) -> Deal:
             Deal.objects.select_for_update(of=("self",)).select_related("session").get(pk=deal_id)
         )
     except Deal.DoesNotExist:
-        raise NotFound(f"There is no deal {deal_id}.") from None
+        raise NotFound(NO_DEAL, id=deal_id) from None
 
 
 def _lock_session_of_deal(deal_id: int) -> Session:
     session_id = Deal.objects.filter(pk=deal_id).values_list("session_id", flat=True).first()
     if session_id is None:
-        raise NotFound(f"There is no deal {deal_id}.")
+        raise NotFound(NO_DEAL, id=deal_id)
     return _locked_session(session_id)
 
 
 def _open_deal_of(session: Session) -> Deal:
     deal = session.deals.select_for_update().filter(status=Deal.Status.OPEN).first()
     if deal is None:
-        raise Conflict("This session has ended.")
+        raise Conflict(gettext_noop("This session has ended."))
     return deal
 
 
@@ -498,9 +533,9 @@ def _save_records(
 def _record(*, deal_id: int, record: scoring.Record, actor: Actor) -> Deal:
     deal = _locked_deal(deal_id)
     if deal.status == Deal.Status.ENDED:
-        raise Conflict("This deal was ended with End match.")
+        raise Conflict(gettext_noop("This deal was ended with End match."))
     if deal.status == Deal.Status.FILED:
-        raise Conflict("This deal is already filed; correct it instead.")
+        raise Conflict(gettext_noop("This deal is already filed; correct it instead."))
     facts = deal_facts(deal)
     try:
         facts, result = scoring.add_record(facts, record)
@@ -513,7 +548,9 @@ def _record(*, deal_id: int, record: scoring.Record, actor: Actor) -> Deal:
     except IntegrityError:
         # The constraints are the last line; the row lock makes this unreachable in
         # practice, but a race must never become a 500 or a double filing.
-        raise Conflict("Someone else just recorded on this deal; look again and retry.") from None
+        raise Conflict(
+            gettext_noop("Someone else just recorded on this deal; look again and retry.")
+        ) from None
     return deal
 
 
@@ -535,7 +572,7 @@ def deal_tap(
 def deal_event_record(*, deal_id: int, event: scoring.Record, actor: Actor) -> Deal:
     """Record something that costs money: a 2 beaten, a hand, a Guaransheed..."""
     if isinstance(event, scoring.Tap):
-        raise Invalid("Taps are recorded with deal_tap.")
+        raise Invalid(gettext_noop("Taps are recorded with deal_tap."))
     deal = Deal.objects.filter(pk=deal_id).only("status").first()
     if deal is not None and deal.status == Deal.Status.FILED and isinstance(event, scoring.Hand):
         return deal_correct(
@@ -554,10 +591,10 @@ def deal_undo(*, deal_id: int, actor: Actor) -> Deal:
     session = _lock_session_of_deal(deal_id)
     deal = _locked_deal(deal_id)
     if deal.status == Deal.Status.ENDED:
-        raise Conflict("This deal was ended with End match; correct it instead.")
+        raise Conflict(gettext_noop("This deal was ended with End match; correct it instead."))
     if session.ended_at is not None:
         # A correction can file the deal End match closed; undo must not re-open it.
-        raise Conflict("This session has ended; correct the deal instead.")
+        raise Conflict(gettext_noop("This session has ended; correct the deal instead."))
     rows = _live_records(deal)
     if deal.is_open and not rows:
         previous = (
@@ -567,7 +604,7 @@ def deal_undo(*, deal_id: int, actor: Actor) -> Deal:
             .first()
         )
         if previous is None or previous.status != Deal.Status.FILED:
-            raise Invalid("Nothing to undo on this deal.")
+            raise Invalid(gettext_noop("Nothing to undo on this deal."))
         deal, rows = previous, _live_records(previous)
     last = rows[-1]
     before = _facts_and_result(deal, rows) if not deal.is_open else None
@@ -591,7 +628,11 @@ def _withdraw_next_deal(deal: Deal) -> None:
         return
     if not following.is_open or _live_records(following):
         raise Conflict(
-            f"Deal {following.number} has started; undo there first, or correct deal {deal.number}."
+            gettext_noop(
+                "Deal %(following)s has started; undo there first, or correct deal %(number)s."
+            ),
+            following=following.number,
+            number=deal.number,
         )
     # It holds nothing but its seating, so removing it loses no history.
     following.delete()
@@ -604,9 +645,9 @@ def deal_end(*, deal_id: int, actor: Actor) -> Deal:
     deal = _locked_deal(deal_id)
     if not deal.is_open:
         raise Conflict(
-            "This deal is already filed; End match closes the open deal."
+            gettext_noop("This deal is already filed; End match closes the open deal.")
             if deal.status == Deal.Status.FILED
-            else "This deal was already ended with End match."
+            else gettext_noop("This deal was already ended with End match.")
         )
     try:
         facts, result = scoring.end_match(deal_facts(deal))
@@ -624,7 +665,7 @@ def session_end(*, session_id: int, actor: Actor) -> Session:
     session = _locked_session(session_id)
     deal = session.deals.filter(status=Deal.Status.OPEN).first()
     if deal is None:
-        raise Conflict("This session has already ended.")
+        raise Conflict(gettext_noop("This session has already ended."))
     deal_end(deal_id=deal.pk, actor=actor)
     session.refresh_from_db()
     return session
@@ -680,7 +721,9 @@ def deal_correct(
     _lock_session_of_deal(deal_id)
     deal = _locked_deal(deal_id)
     if deal.is_open:
-        raise Conflict("This deal is still open: use undo, or record what is missing.")
+        raise Conflict(
+            gettext_noop("This deal is still open: use undo, or record what is missing.")
+        )
     rows = _live_records(deal)
     facts = deal_facts(deal, rows)
     before = scoring.play(facts)
@@ -688,7 +731,7 @@ def deal_correct(
     events = [row for row in rows if isinstance(row, DealEvent)]
     unknown = set(remove_event_ids) - {event.pk for event in events}
     if unknown:
-        raise NotFound(f"There is no event {min(unknown)} on this deal.")
+        raise NotFound(gettext_noop("There is no event %(id)s on this deal."), id=min(unknown))
     kept_events = [event for event in events if event.pk not in set(remove_event_ids)]
     old_taps = [row for row in rows if isinstance(row, Tap)]
     not_played = {tap.player_id: tuple(p.pk for p in tap.not_played.all()) for tap in old_taps}
@@ -698,9 +741,9 @@ def deal_correct(
     else:
         order = list(taps)
         if len(set(order)) != len(order):
-            raise Invalid("A player appears twice in the tap order.")
+            raise Invalid(gettext_noop("A player appears twice in the tap order."))
         if loser is not None and loser in order and order[-1] != loser:
-            raise Invalid("The loser is the last player in the tap order.")
+            raise Invalid(gettext_noop("The loser is the last player in the tap order."))
         new_taps = [
             scoring.Tap(player=player, not_played=not_played.get(player, ())) for player in order
         ]
@@ -716,9 +759,14 @@ def deal_correct(
     try:
         after = scoring.play(corrected)
     except scoring.ScoringError as error:
-        raise Invalid(f"That correction does not add up: {error.message}") from None
+        raise Invalid(
+            gettext_noop("That correction does not add up: %(reason)s"), reason=error.text
+        ) from None
     if deal.status == Deal.Status.FILED and not after.closed:
-        raise Invalid(f"That correction leaves the deal unfinished: {after.why}")
+        raise Invalid(
+            gettext_noop("That correction leaves the deal unfinished: %(reason)s"),
+            reason=after.why,
+        )
 
     correction = Correction.objects.create(
         deal=deal,
@@ -773,9 +821,13 @@ def deal_event_remove(*, deal_id: int, event_id: int, actor: Actor) -> Deal:
     deal = _locked_deal(deal_id)
     event = deal.dealevents.filter(pk=event_id).first()
     if event is None:
-        raise NotFound(f"There is no event {event_id} on deal {deal.number}.")
+        raise NotFound(
+            gettext_noop("There is no event %(id)s on deal %(number)s."),
+            id=event_id,
+            number=deal.number,
+        )
     if event.undone_at is not None:
-        raise Conflict("That event was already taken back.")
+        raise Conflict(gettext_noop("That event was already taken back."))
     if not deal.is_open:
         return deal_correct(
             deal_id=deal_id, remove_event_ids=[event_id], reason="Event removed", actor=actor
@@ -789,7 +841,8 @@ def deal_event_remove(*, deal_id: int, event_id: int, actor: Actor) -> Deal:
         facts, result = _facts_and_result(deal, rows)
     except scoring.ScoringError as error:
         raise Invalid(
-            f"Removing that event leaves the deal inconsistent: {error.message}"
+            gettext_noop("Removing that event leaves the deal inconsistent: %(reason)s"),
+            reason=error.text,
         ) from None
     event.undone_at, event.undone_by = timezone.now(), actor.user
     event.save(update_fields=["undone_at", "undone_by"])
@@ -837,7 +890,7 @@ def share_link_create(*, session_id: int, role: str, actor: Actor) -> ShareLink:
     import secrets
 
     if role not in ShareLink.Role.values:
-        raise Invalid('A share link is for a "scorer" or a "viewer".')
+        raise Invalid(gettext_noop('A share link is for a "scorer" or a "viewer".'))
     session = _locked_session(session_id)
     session.share_links.filter(role=role, revoked_at__isnull=True).update(revoked_at=timezone.now())
     return ShareLink.objects.create(
@@ -850,19 +903,24 @@ def share_link_revoke(*, link_id: int, actor: Actor) -> ShareLink:
     """Stop a link working; the row stays, with when it was revoked."""
     link = ShareLink.objects.select_for_update().filter(pk=link_id).first()
     if link is None:
-        raise NotFound(f"There is no share link {link_id}.")
+        raise NotFound(gettext_noop("There is no share link %(id)s."), id=link_id)
     if link.revoked_at is not None:
-        raise Conflict("This share link is already revoked.")
+        raise Conflict(gettext_noop("This share link is already revoked."))
     link.revoked_at = timezone.now()
     link.save(update_fields=["revoked_at"])
     return link
 
 
-def _transfer_words(payer_id: int, payee_id: int, amount: Decimal) -> str:
+def _transfer_words(payer_id: int, payee_id: int, amount: Decimal) -> Text:
     names = dict(Player.objects.filter(pk__in=[payer_id, payee_id]).values_list("pk", "name"))
-    payer = names.get(payer_id, f"player {payer_id}")
-    payee = names.get(payee_id, f"player {payee_id}")
-    return f"{payer} to {payee} of {amount:f}"
+    return Text(
+        gettext_noop("%(payer)s to %(payee)s of %(amount)s"),
+        {
+            "payer": names.get(payer_id) or Text(gettext_noop("player %(id)s"), {"id": payer_id}),
+            "payee": names.get(payee_id) or Text(gettext_noop("player %(id)s"), {"id": payee_id}),
+            "amount": f"{amount:f}",
+        },
+    )
 
 
 @transaction.atomic
@@ -877,7 +935,7 @@ def transfer_mark_paid(
     for transfer in session_settlement(session).transfers:
         if (transfer.payer, transfer.payee, transfer.amount) == (payer_id, payee_id, amount):
             if transfer.paid:
-                raise Conflict("That transfer is already marked paid.")
+                raise Conflict(gettext_noop("That transfer is already marked paid."))
             return session.payments.create(
                 payer_id=payer_id,
                 payee_id=payee_id,
@@ -885,8 +943,8 @@ def transfer_mark_paid(
                 recorded_by=actor.user,
             )
     raise Invalid(
-        f"There is no transfer from {_transfer_words(payer_id, payee_id, amount)} "
-        "in this session's settlement."
+        gettext_noop("There is no transfer from %(transfer)s in this session's settlement."),
+        transfer=_transfer_words(payer_id, payee_id, amount),
     )
 
 
@@ -903,7 +961,8 @@ def transfer_mark_unpaid(
     payment = next((p for p in payments.order_by("-paid_at", "-id") if p.amount == amount), None)
     if payment is None:
         raise Conflict(
-            f"The transfer from {_transfer_words(payer_id, payee_id, amount)} is not marked paid."
+            gettext_noop("The transfer from %(transfer)s is not marked paid."),
+            transfer=_transfer_words(payer_id, payee_id, amount),
         )
     payment.cancelled_at = timezone.now()
     payment.save(update_fields=["cancelled_at"])

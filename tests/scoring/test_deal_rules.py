@@ -245,9 +245,11 @@ def test_loser_pays_the_stake_to_every_other_player(size):
 def test_podium_taps_out_of_seat_order_score_by_tap_order():
     result = deal(FOUR, rules(), Tap(DEV), Tap(BEN), Tap(ALICE))
 
+    assert str(result.why) == "The scoring places are filled and the loser is known."
+
     assert result == DealResult(
         status=DealStatus.FILED,
-        why="The scoring places are filled and the loser is known.",
+        why=result.why,
         places={DEV: 1, BEN: 2, ALICE: 3, CARA: 4},
         points={ALICE: 1, BEN: 2, CARA: 0, DEV: 3},
         winner=DEV,
@@ -263,9 +265,11 @@ def test_podium_taps_out_of_seat_order_score_by_tap_order():
 def test_podium_open_deal_shows_provisional_points_and_no_ledger():
     result = deal(FOUR, rules(), Tap(CARA))
 
+    assert str(result.why) == "Waiting for 2nd place."
+
     assert result == DealResult(
         status=DealStatus.OPEN,
-        why="Waiting for 2nd place.",
+        why=result.why,
         places={CARA: 1},
         points={ALICE: 0, BEN: 0, CARA: 3, DEV: 0},
         winner=CARA,
@@ -378,9 +382,11 @@ def test_winner_takes_all_with_loser_pays_waits_for_the_loser(size, filing_tap):
 def test_winner_takes_all_with_loser_pays_accepts_a_loser_tap_after_the_winner():
     result = deal(FOUR, rules(LOSER_PAYS, WTA), Tap(CARA), Tap(ALICE, loser=True))
 
+    assert str(result.why) == "The scoring places are filled and the loser is known."
+
     assert result == DealResult(
         status=DealStatus.FILED,
-        why="The scoring places are filled and the loser is known.",
+        why=result.why,
         places={CARA: 1, ALICE: 4},
         points={ALICE: 0, BEN: 0, CARA: 1, DEV: 0},
         winner=CARA,
@@ -392,7 +398,7 @@ def test_winner_takes_all_with_loser_pays_accepts_a_loser_tap_after_the_winner()
 def test_winner_takes_all_open_deal_says_it_waits_for_the_loser():
     result = deal(FIVE, rules(LOSER_PAYS, WTA), Tap(CARA))
 
-    assert (result.status, result.why, result.points[CARA]) == (
+    assert (result.status, str(result.why), result.points[CARA]) == (
         DealStatus.OPEN,
         "Waiting for the loser.",
         1,
@@ -426,9 +432,10 @@ def test_per_card_files_when_the_winner_is_out_and_every_hand_is_in(tap_at):
     result = deal(FOUR, rule_set, *records)
 
     assert statuses == [DealStatus.OPEN] * 3 + [DealStatus.FILED]
+    assert str(result.why) == "The winner is out and every other hand is recorded."
     assert result == DealResult(
         status=DealStatus.FILED,
-        why="The winner is out and every other hand is recorded.",
+        why=result.why,
         places={ALICE: 1},
         points={ALICE: 1, BEN: 0, CARA: 0, DEV: 0},
         winner=ALICE,
@@ -444,7 +451,7 @@ def test_per_card_files_when_the_winner_is_out_and_every_hand_is_in(tap_at):
 def test_per_card_open_deal_names_the_missing_hands():
     result = deal(FOUR, rules(PER_CARD), Tap(ALICE), Hand(CARA, cards=3))
 
-    assert (result.status, result.why) == (DealStatus.OPEN, "Waiting for the hands of Ben, Dev.")
+    assert (result.status, str(result.why)) == (DealStatus.OPEN, "Waiting for the hands of Ben, Dev.")
 
 
 @pytest.mark.parametrize("stake_rule", [PER_CARD, PRO_PLAY])
@@ -1104,9 +1111,11 @@ def test_got_to_get_in_refusals(rule_set, records, message):
 def test_instant_win_files_the_deal_with_the_claimant_alone_placed(rule_set, points, paid):
     result = deal(FOUR, rule_set, InstantWin(CARA, InstantWinKind.DRAGON))
 
+    assert str(result.why) == "Cara won outright."
+
     assert result == DealResult(
         status=DealStatus.FILED,
-        why="Cara won outright.",
+        why=result.why,
         places={CARA: 1},
         points={ALICE: 0, BEN: 0, CARA: points, DEV: 0},
         winner=CARA,
@@ -1193,9 +1202,11 @@ def test_end_match_with_two_of_four_taps_charges_only_what_is_certain():
 
     result = ended(FOUR, rule_set, *records)
 
+    assert str(result.why) == "Ended by End match."
+
     assert result == DealResult(
         status=DealStatus.ENDED,
-        why="Ended by End match.",
+        why=result.why,
         places={ALICE: 1, BEN: 2},
         points={ALICE: 3, BEN: 2, CARA: 0, DEV: 0},
         winner=ALICE,
@@ -1264,9 +1275,11 @@ def test_end_match_before_any_tap_charges_no_hands():
 def test_end_match_with_no_records_has_no_points_and_no_ledger():
     result = ended(FOUR, rules())
 
+    assert str(result.why) == "Ended by End match."
+
     assert result == DealResult(
         status=DealStatus.ENDED,
-        why="Ended by End match.",
+        why=result.why,
         places={},
         points={ALICE: 0, BEN: 0, CARA: 0, DEV: 0},
         winner=None,

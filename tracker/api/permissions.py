@@ -20,6 +20,7 @@ from enum import Enum
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 from rest_framework.exceptions import NotAuthenticated, NotFound, PermissionDenied
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
@@ -101,7 +102,7 @@ def circles_of(caller: Caller) -> QuerySet[Circle]:
 def circle_of(caller: Caller, pk: int) -> Circle:
     circle = circles_of(caller).filter(pk=pk).first()
     if circle is None:
-        raise NotFound(f"There is no circle {pk}.")
+        raise NotFound(_("There is no circle %(id)s.") % {"id": pk})
     return circle
 
 
@@ -114,7 +115,7 @@ def player_of(caller: Caller, pk: int) -> Player:
             .first()
         )
     if player is None:
-        raise NotFound(f"There is no player {pk}.")
+        raise NotFound(_("There is no player %(id)s.") % {"id": pk})
     return player
 
 
@@ -128,7 +129,7 @@ def sessions_of(caller: Caller, queryset: QuerySet[Session] | None = None) -> Qu
 def session_of(caller: Caller, pk: int, queryset: QuerySet[Session] | None = None) -> Session:
     session = sessions_of(caller, queryset).filter(pk=pk).first()
     if session is None:
-        raise NotFound(f"There is no session {pk}.")
+        raise NotFound(_("There is no session %(id)s.") % {"id": pk})
     return session
 
 
@@ -140,7 +141,7 @@ def deal_of(caller: Caller, pk: int) -> Deal:
         deals = deals.filter(session__circle__members=caller.user)
     deal = deals.first()
     if deal is None:
-        raise NotFound(f"There is no deal {pk}.")
+        raise NotFound(_("There is no deal %(id)s.") % {"id": pk})
     return deal
 
 
@@ -149,5 +150,5 @@ def share_link_of(caller: Caller, pk: int) -> ShareLink:
     if caller.user is not None:
         link = ShareLink.objects.filter(pk=pk, session__circle__members=caller.user).first()
     if link is None:
-        raise NotFound(f"There is no share link {pk}.")
+        raise NotFound(_("There is no share link %(id)s.") % {"id": pk})
     return link

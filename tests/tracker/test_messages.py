@@ -1,0 +1,126 @@
+"""The sentences the rules and the services refuse with are said in the reader's
+language: every one is in the Vietnamese catalogue, and the pages and the API use it."""
+
+import ast
+import re
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+from django.utils import translation
+from rest_framework.test import APIClient
+
+import scoring
+from scoring.text import Text, gettext_noop, ordinal
+from tests.pages.helpers import htmx, open_deal
+from tracker.models import Tap
+from tracker.services import Invalid
+
+ROOT = Path(__file__).resolve().parents[2]
+SOURCES = [*sorted((ROOT / "scoring").glob("*.py")), ROOT / "tracker" / "services.py"]
+PLACEHOLDER = re.compile(r"%\((\w+)\)s")
+
+
+def marked_templates():
+    """Every literal passed to gettext_noop in the rules and the services."""
+    for path in SOURCES:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "gettext_noop"
+            ):
+                (argument,) = node.args
+                assert isinstance(argument, ast.Constant), f"{path.name}:{node.lineno}"
+                yield argument.value
+
+
+TEMPLATES = sorted(set(marked_templates()))
+
+
+def test_the_sources_mark_their_sentences():
+    assert len(TEMPLATES) > 80  # the walk above really finds them
+
+
+@pytest.mark.parametrize("template", TEMPLATES)
+def test_every_refusal_has_a_vietnamese_sentence_with_the_same_values(template):
+    with translation.override("vi"):
+        said = translation.gettext(template)
+
+    assert said != template, f"not translated: {template!r}"
+    assert sorted(PLACEHOLDER.findall(said)) == sorted(PLACEHOLDER.findall(template))
+
+
+def test_a_text_renders_its_values_and_nested_texts_in_one_language():
+    text = Text(
+        gettext_noop("That correction does not add up: %(reason)s"),
+        {
+            "reason": Text(
+                gettext_noop("%(player)s is already out (%(place)s)."),
+                {"player": "Alice", "place": ordinal(1)},
+            )
+        },
+    )
+
+    with translation.override("vi"):
+        vietnamese = text.render(translation.gettext)
+
+    assert str(text) == "That correction does not add up: Alice is already out (1st)."
+    assert vietnamese == "Chỉnh sửa đó không hợp lệ: Alice đã về rồi (Nhất)."
+
+
+def test_a_service_refusal_is_said_in_the_active_language():
+    error = Invalid(gettext_noop("%(name)s is seated twice."), name="Ben")
+
+    with translation.override("vi"):
+        vietnamese = error.message
+    with translation.override("en"):
+        english = error.message
+
+    assert (english, str(error)) == ("Ben is seated twice.", "Ben is seated twice.")
+    assert vietnamese == "Ben được xếp chỗ hai lần."
+
+
+def test_a_scoring_refusal_keeps_its_english_message():
+    with pytest.raises(scoring.ScoringError) as refused:
+        scoring.check_stake(Decimal("0"))
+
+    assert refused.value.message == "The stake must be more than 0."
+    assert refused.value.text == Text("The stake must be more than 0.", {})
+
+
+@pytest.mark.django_db
+def test_the_vietnamese_tap_screen_says_why_a_tap_is_refused(client, user, make_session):
+    session, players = make_session()
+    client.force_login(user)
+    client.cookies["django_language"] = "vi"
+    url = reverse("member:tap_player", kwargs={"session_id": session.pk})
+    data = {"deal": open_deal(session).pk, "player": players["Alice"].pk}
+    client.post(url, data, **htmx())
+
+    response = client.post(url, data, **htmx())
+
+    assert "Chưa lưu: Alice đã về rồi (Nhất)." in response.text
+    assert Tap.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_the_api_says_a_refusal_in_the_language_asked_for(user, make_session):
+    api = APIClient()
+    api.force_authenticate(user)
+    session, players = make_session()
+    deal = open_deal(session)
+    url = f"/api/deals/{deal.pk}/taps/"
+    api.post(url, {"player": players["Alice"].pk}, format="json")
+
+    english = api.post(
+        url, {"player": players["Alice"].pk}, format="json", HTTP_ACCEPT_LANGUAGE="en"
+    )
+    vietnamese = api.post(
+        url, {"player": players["Alice"].pk}, format="json", HTTP_ACCEPT_LANGUAGE="vi"
+    )
+
+    assert english.json()["detail"] == "Alice is already out (1st)."
+    assert vietnamese.json()["detail"] == "Alice đã về rồi (Nhất)."
+    assert Tap.objects.count() == 1
