@@ -95,7 +95,7 @@ def test_share_page_and_a_correction(phone, make_session, user, screenshot):
     phone.goto(f"/sessions/{session.pk}/deals/1/")
     phone.get_by_label("2nd").select_option(label="Ben")
     phone.get_by_label("3rd").select_option(label="Cara")
-    phone.get_by_label("Why").fill("Ben went out before Cara")
+    phone.get_by_label("Why", exact=True).fill("Ben went out before Cara")
     screenshot(phone, "26-deal-correction", full_page=True)
     phone.get_by_role("button", name="Save the correction").click()
     expect(phone.locator(".lead")).to_have_text(
