@@ -17,6 +17,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.db.models import Case, IntegerField, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
@@ -412,13 +413,28 @@ def _store_result(
     if change:
         _add_to_tallies(deal.session_id, change)
     was_open = deal.is_open
-    deal_players = list(deal.deal_players.all())
-    # Clear places first: the unique (deal, place) constraint holds row by row.
-    DealPlayer.objects.filter(deal=deal).update(place=None)
-    for deal_player in deal_players:
-        deal_player.place = result.places.get(deal_player.player_id)
-        deal_player.points = result.points.get(deal_player.player_id, 0)
-    DealPlayer.objects.bulk_update(deal_players, ["place", "points"])
+    seating = DealPlayer.objects.filter(deal=deal)
+    if not was_open:
+        # Undo and corrections can move a place to another player, and the unique
+        # (deal, place) constraint holds row by row: clear the places first. On an open
+        # deal places are only added, and there is no ledger yet.
+        seating.update(place=None)
+        LedgerLine.objects.filter(deal=deal).delete()  # derived from the facts; rebuilt
+    seating.update(
+        place=Case(
+            *(When(player_id=player, then=Value(place)) for player, place in result.places.items()),
+            default=None,
+            output_field=IntegerField(),
+        ),
+        points=Case(
+            *(
+                When(player_id=player, then=Value(points))
+                for player, points in result.points.items()
+            ),
+            default=0,
+            output_field=IntegerField(),
+        ),
+    )
 
     deal.status = result.status.value
     deal.winner_id = result.winner
@@ -429,7 +445,6 @@ def _store_result(
         deal.closed_at = None
     deal.save(update_fields=["status", "winner", "loser", "closed_at", "last_seq"])
 
-    LedgerLine.objects.filter(deal=deal).delete()  # derived from the facts; rebuilt here
     if result.closed:
         LedgerLine.objects.bulk_create(
             LedgerLine(
@@ -444,7 +459,7 @@ def _store_result(
             for position, line in enumerate(result.ledger, start=1)
         )
     if was_open and result.status is scoring.DealStatus.FILED:
-        _open_next_deal(deal, result)
+        _open_next_deal(deal, facts, result)
 
 
 def _add_to_tallies(session_id: int, change: dict[int, scoring.standing.Tally]) -> None:
@@ -486,14 +501,13 @@ def session_tallies_rebuild(*, session: Session) -> None:
     )
 
 
-def _open_next_deal(deal: Deal, result: scoring.DealResult) -> Deal:
+def _open_next_deal(deal: Deal, facts: scoring.DealFacts, result: scoring.DealResult) -> Deal:
     session = deal.session
     seated = [seat.player for seat in session.seats.select_related("player").order_by("position")]
-    previous_players = list(deal.deal_players.order_by("seat").values_list("player_id", flat=True))
     opening = scoring.opening(
         rules=session.rules,
         players=[player.pk for player in seated],
-        previous_players=previous_players,
+        previous_players=list(facts.players),  # the filed deal's, in seat order
         previous=result,
     )
     return _open_deal(session=session, number=deal.number + 1, players=seated, opening=opening)
@@ -782,7 +796,7 @@ def deal_correct(
         row.save(update_fields=["undone_at", "undone_by", "correction"])
     _save_records(deal, records, after, actor)
     _store_result(deal, corrected, after, before=(facts, before))
-    _refresh_next_opening(deal, after)
+    _refresh_next_opening(deal, corrected, after)
     return deal
 
 
@@ -800,15 +814,17 @@ def _correction_phase(record: scoring.Record) -> int:
     return 3
 
 
-def _refresh_next_opening(deal: Deal, result: scoring.DealResult) -> None:
+def _refresh_next_opening(deal: Deal, facts: scoring.DealFacts, result: scoring.DealResult) -> None:
     """A correction changes who deals and leads next, while that deal is untouched."""
     following = Deal.objects.filter(session_id=deal.session_id, number=deal.number + 1).first()
     if following is None or not following.is_open or _live_records(following):
         return
     players = list(following.deal_players.order_by("seat").values_list("player_id", flat=True))
-    previous = list(deal.deal_players.order_by("seat").values_list("player_id", flat=True))
     opening = scoring.opening(
-        rules=deal.session.rules, players=players, previous_players=previous, previous=result
+        rules=deal.session.rules,
+        players=players,
+        previous_players=list(facts.players),  # the corrected deal's, in seat order
+        previous=result,
     )
     following.dealer_id, following.leader_id = opening.dealer, opening.leader
     following.save(update_fields=["dealer", "leader"])
