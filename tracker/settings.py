@@ -267,6 +267,12 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Score Tien Len at a real table: taps, stakes, standings and settlement.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # A PATCH here replaces the one field it names, so the field stays required
+    # (no "Patched..." component with every field optional).
+    "COMPONENT_SPLIT_PATCH": False,
+    # Bodies are documented as JSON only: the form parsers the views also accept cannot
+    # carry nested fields (session `options`, correction `add_events`).
+    "PARSER_WHITELIST": ["rest_framework.parsers.JSONParser"],
 }
 
 # --- Logging --------------------------------------------------------------------------

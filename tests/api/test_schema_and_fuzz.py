@@ -1,4 +1,7 @@
-"""The OpenAPI schema is valid and warning-free; no JSON body makes the API answer 500."""
+"""The OpenAPI schema is valid, warning-free and says what the API does (throttling,
+Idempotency-Key, strict paging); no JSON body makes the API answer 500."""
+
+import json
 
 import pytest
 from django.core.management import call_command
@@ -79,3 +82,65 @@ def test_no_json_body_gets_a_500(api, urls, body, which):
     assert response.status_code < 500, (urls[which], body, response.content)
     if response.status_code >= 400:
         assert response.json()["detail"].endswith("."), response.json()
+
+
+@pytest.fixture
+def three_sessions(make_session):
+    return [make_session()[0] for _ in range(3)]
+
+
+def test_page_size_picks_how_many_a_page_holds(api, three_sessions):
+    first = api.get("/api/sessions/?page_size=2").json()
+    last = api.get("/api/sessions/?page_size=2&page=2").json()
+
+    assert (first["count"], len(first["results"]), first["previous"]) == (3, 2, None)
+    assert first["next"].endswith("/api/sessions/?page=2&page_size=2")
+    assert (len(last["results"]), last["next"]) == (1, None)
+
+
+@pytest.mark.parametrize(
+    ("query", "detail"),
+    [
+        ("page_size=0", "page_size: Send a whole number, from 1 to 200."),
+        ("page_size=abc", "page_size: Send a whole number, from 1 to 200."),
+        ("page_size=-5", "page_size: Send a whole number, from 1 to 200."),
+        ("page_size=201", "page_size: Send a whole number, from 1 to 200."),
+        ("page_size=", "page_size: Send a whole number, from 1 to 200."),
+        ("page=0", "page: Send a whole number, 1 or more."),
+        ("page=last", "page: Send a whole number, 1 or more."),
+    ],
+)
+def test_a_page_or_page_size_out_of_range_is_refused(api, three_sessions, query, detail):
+    response = api.get(f"/api/sessions/?{query}")
+
+    assert response.status_code == 400
+    assert response.json()["detail"] == detail
+
+
+def test_a_page_past_the_end_is_not_found(api, three_sessions):
+    response = api.get("/api/sessions/?page=3&page_size=2")
+
+    assert response.status_code == 404
+    assert response.json() == {"detail": "There is no page 3 in this list."}
+
+
+def test_every_write_documents_throttling_and_its_idempotency_key(tmp_path):
+    call_command("spectacular", "--format", "openapi-json", "--file", str(tmp_path / "s.json"))
+    schema = json.loads((tmp_path / "s.json").read_text())
+    operations = [
+        (path, method, operation)
+        for path, item in schema["paths"].items()
+        for method, operation in item.items()
+    ]
+
+    for path, method, operation in operations:
+        headers = {p["name"] for p in operation.get("parameters", []) if p["in"] == "header"}
+        throttled = operation["responses"].get("429", {})
+        if method == "get":
+            assert "429" not in operation["responses"], path
+        elif path == "/api/auth/token/":
+            assert "Idempotency-Key" not in headers
+            assert "Retry-After" in throttled["headers"]
+        else:
+            assert "Idempotency-Key" in headers, (method, path)
+            assert "Retry-After" in throttled["headers"], (method, path)

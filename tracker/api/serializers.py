@@ -19,8 +19,15 @@ from tracker.selectors import DealDetail, Settlement, StandingRow, TransferView
 
 MAX_ID = 2**63 - 1
 LARGEST_AMOUNT = Decimal(10) ** 17  # what a money column (20 digits, 3 places) holds
+FEWEST_PLAYERS = scoring.deal.MIN_PLAYERS
 MOST_PLAYERS = scoring.deal.MAX_PLAYERS
-TABLE_SIZE = f"A table has {scoring.deal.MIN_PLAYERS} to {MOST_PLAYERS} players."
+TABLE_SIZE = f"A table has {FEWEST_PLAYERS} to {MOST_PLAYERS} players."
+
+# Patterns for the schema (ECMA regular expressions), so that a request the schema allows
+# passes the serializers: DRF refuses a null character in any text.
+NAME_PATTERN = r"^[^\u0000]*[^\s\u0000][^\u0000]*$"  # something besides spaces
+# A positive amount below 10**17 with at most 3 decimals: what AmountField accepts.
+AMOUNT_PATTERN = r"^0*([1-9][0-9]{0,16}(\.[0-9]{1,3})?|\.([1-9][0-9]{0,2}|0[1-9][0-9]?|00[1-9]))$"
 
 
 def money(amount: Decimal) -> str:
@@ -52,7 +59,14 @@ class MoneyField(serializers.DecimalField):
         return money(Decimal(value))
 
 
-@extend_schema_field({"type": "string", "format": "decimal", "example": "1.00"})
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "string", "pattern": r"^[0-9]+(\.[0-9]+)?$", "example": "1.00"},
+            {"type": "integer", "minimum": 1},
+        ]
+    }
+)
 class DecimalStringField(serializers.Field):
     """Money in: a decimal string such as "1.50" (a whole JSON number is fine too).
 
@@ -81,6 +95,14 @@ class DecimalStringField(serializers.Field):
         return money(Decimal(value))
 
 
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "string", "pattern": AMOUNT_PATTERN, "example": "2.50"},
+            {"type": "integer", "minimum": 1, "maximum": int(LARGEST_AMOUNT) - 1},
+        ]
+    }
+)
 class AmountField(DecimalStringField):
     """An amount in: a decimal string, parsed."""
 
@@ -101,9 +123,15 @@ class AmountField(DecimalStringField):
         return amount
 
 
-@extend_schema_field(
-    {"oneOf": [{"type": "integer", "minimum": 1}, {"type": "string", "minLength": 1}]}
-)
+SEAT_SCHEMA = {
+    "oneOf": [
+        {"type": "integer", "minimum": 1, "maximum": MAX_ID},
+        {"type": "string", "pattern": NAME_PATTERN},
+    ]
+}
+
+
+@extend_schema_field(SEAT_SCHEMA)
 class SeatField(serializers.Field):
     """A player at the table: an id of a player of the circle, or a name (new names are
     added to the circle)."""
@@ -123,6 +151,43 @@ class SeatField(serializers.Field):
         return value
 
 
+class StringField(serializers.CharField):
+    """Text in: a JSON string. DRF's CharField would quietly turn 5 into "5", which the
+    schema (type string) does not allow."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+@extend_schema_field({"type": "string", "pattern": NAME_PATTERN})
+class NameField(StringField):
+    """A name as typed: spaces are tidied and a blank name refused by the services, with
+    their own sentences; the schema says it needs something besides spaces."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_blank", True)
+        kwargs.setdefault("trim_whitespace", False)
+        super().__init__(**kwargs)
+
+
+@extend_schema_field(
+    {"type": "array", "items": SEAT_SCHEMA, "minItems": FEWEST_PLAYERS, "maxItems": MOST_PLAYERS}
+)
+class PlayersField(serializers.ListField):
+    """The players at the table, in seat order: ids or names (SeatField). A table of the
+    wrong size is refused by the rules (TABLE_SIZE), as the schema's bounds say."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(
+            child=SeatField(),
+            max_length=MOST_PLAYERS,
+            error_messages={"max_length": TABLE_SIZE},
+            **kwargs,
+        )
+
+
 def _rename(fields: dict[str, serializers.Field], **names: str) -> dict[str, Any]:
     """Fields whose JSON names are Python keywords (`from`, `to`, `with`): declared under
     another name, exposed under the JSON name, in declaration order."""
@@ -138,7 +203,7 @@ def _rename(fields: dict[str, serializers.Field], **names: str) -> dict[str, Any
 
 
 class NameInput(serializers.Serializer):
-    name = serializers.CharField(allow_blank=True, trim_whitespace=False)
+    name = NameField(help_text="A circle's name has at most 80 characters, a player's 40.")
 
 
 class CircleOut(serializers.Serializer):
@@ -165,17 +230,12 @@ class OptionsIO(serializers.Serializer):
 
 class SessionInput(serializers.Serializer):
     circle = IdField()
-    name = serializers.CharField(allow_blank=True, trim_whitespace=False)
-    players = serializers.ListField(
-        child=SeatField(),
-        max_length=MOST_PLAYERS,
-        error_messages={"max_length": TABLE_SIZE},
-        help_text="Player ids or names, in seat order.",
-    )
+    name = NameField(help_text="At most 80 characters.")
+    players = PlayersField(help_text="Player ids or names, in seat order.")
     format = serializers.ChoiceField(choices=Session.Format.values, default="podium")
     stake_rule = serializers.ChoiceField(choices=Session.StakeRule.values, default="loser_pays")
     stake = DecimalStringField(what="stake", default="1.00")
-    currency = serializers.CharField(default="USD", help_text="A 3-letter ISO code.")
+    currency = StringField(default="USD", help_text="A 3-letter ISO code.")
     hand_size = serializers.IntegerField(default=13)
     options = OptionsIO(required=False)
 
@@ -185,9 +245,7 @@ class SessionFilter(serializers.Serializer):
 
 
 class SeatingInput(serializers.Serializer):
-    players = serializers.ListField(
-        child=SeatField(), max_length=MOST_PLAYERS, error_messages={"max_length": TABLE_SIZE}
-    )
+    players = PlayersField(help_text="Player ids or names, in seat order.")
 
 
 class SeatOut(serializers.Serializer):
@@ -294,10 +352,15 @@ class HandEvent(EventBase):
         )
 
 
+@extend_schema_field({"type": "boolean", "enum": [True]})
+class ApprovalField(serializers.BooleanField):
+    """Everyone at the table approved: only `true` is accepted (see `validate_approved`)."""
+
+
 class GuaransheedEvent(EventBase):
     player = IdField(source="player_id")
     blind = serializers.BooleanField(default=False)
-    approved = serializers.BooleanField(
+    approved = ApprovalField(
         write_only=True, help_text="Everyone at the table approved it: must be true."
     )
 
@@ -402,7 +465,7 @@ class CorrectionInput(serializers.Serializer):
     )
     loser = IdField(required=False, allow_null=True, default=None)
     add_events = serializers.ListField(child=EventField(), default=list, max_length=20)
-    reason = serializers.CharField(allow_blank=True, default="", max_length=200)
+    reason = StringField(allow_blank=True, default="", max_length=200)
 
 
 class TapOut(serializers.Serializer):
@@ -575,8 +638,8 @@ class ShareLinkOut(serializers.Serializer):
 
 
 class TokenInput(serializers.Serializer):
-    username = serializers.CharField()
-    password = serializers.CharField(trim_whitespace=False, style={"input_type": "password"})
+    username = StringField()
+    password = StringField(trim_whitespace=False, style={"input_type": "password"})
 
 
 class TokenOut(serializers.Serializer):

@@ -8,12 +8,11 @@ from typing import Any
 
 from django.contrib.auth import authenticate
 from django.core.cache import BaseCache, caches
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import PermissionDenied, ValidationError
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -28,7 +27,8 @@ from tracker import selectors, services
 from tracker.api import serializers as io
 from tracker.api.authentication import ShareLinkAuthentication
 from tracker.api.exceptions import api_exception_handler
-from tracker.api.idempotency import HEADER, idempotent
+from tracker.api.idempotency import idempotent
+from tracker.api.pagination import Pages
 from tracker.api.parsers import JSONBodyParser
 from tracker.api.permissions import (
     Access,
@@ -42,38 +42,10 @@ from tracker.api.permissions import (
     sessions_of,
     share_link_of,
 )
+from tracker.api.schema import ERROR, RETRY_AFTER, THROTTLED, reads, writes
 from tracker.models import Session, ShareLink
 
 # --- Shared plumbing ----------------------------------------------------------------------
-
-IDEMPOTENCY = OpenApiParameter(
-    HEADER,
-    str,
-    OpenApiParameter.HEADER,
-    required=False,
-    description=(
-        "Any unique string (a UUID). A retry with the same key and body is applied once and "
-        "gets the first answer again; the same key with another body gets 422; a retry "
-        "while the first is still running gets 409. Kept at least 24 hours."
-    ),
-)
-ERROR = OpenApiResponse(io.ErrorOut, description="A sentence saying what went wrong.")
-READ_ERRORS = {401: ERROR, 403: ERROR, 404: ERROR}
-WRITE_ERRORS = {400: ERROR, 401: ERROR, 403: ERROR, 404: ERROR, 409: ERROR, 422: ERROR}
-
-
-def reads(response: Any, **kwargs: Any) -> Any:
-    return extend_schema(responses={200: response, **READ_ERRORS}, **kwargs)
-
-
-def writes(request: Any, code: int, response: Any, **kwargs: Any) -> Any:
-    return extend_schema(
-        request=request,
-        responses={code: response, **WRITE_ERRORS},
-        parameters=[IDEMPOTENCY],
-        **kwargs,
-    )
-
 
 PARSERS = [JSONBodyParser, FormParser, MultiPartParser]
 
@@ -123,12 +95,6 @@ class WritesThrottle(SharedRateThrottle):
         if isinstance(request.auth, ShareLink):
             return f"link:{request.auth.pk}"
         return super().caller_key(request)
-
-
-class Pages(PageNumberPagination):
-    page_size = 50
-    page_size_query_param = "page_size"
-    max_page_size = 200
 
 
 class ApiView(APIView):
@@ -189,7 +155,8 @@ class AuthTokenView(APIView):
 
     @extend_schema(
         request=io.TokenInput,
-        responses={200: io.TokenOut, 400: ERROR},
+        responses={200: io.TokenOut, 400: ERROR, 429: THROTTLED},
+        parameters=[RETRY_AFTER],
         auth=[],
         summary="Get an API token",
     )
@@ -284,6 +251,7 @@ class SessionListView(ApiView):
         io.SessionOut(many=True),
         summary="Sessions you can see, newest first",
         parameters=[io.SessionFilter],
+        checks_query=True,
     )
     def get(self, request: Request) -> Response:
         sessions = sessions_of(self.caller, selectors.session_queryset())
@@ -353,7 +321,11 @@ class SessionDealsView(ApiView):
     access = {"GET": Access.VIEWER}
     pagination_class = Pages
 
-    @reads(io.DealSummaryOut(many=True), summary="The session's deals, newest first")
+    @reads(
+        io.DealSummaryOut(many=True),
+        summary="The session's deals, newest first",
+        checks_query=True,
+    )
     def get(self, request: Request, pk: int) -> Response:
         session = session_of(self.caller, pk)
         return self.paginated(selectors.session_deals(session), io.DealSummaryOut)
