@@ -22,6 +22,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip)
 
 
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    """Hash test passwords with MD5: the production hasher (PBKDF2, about 0.4 s a hash
+    here) would take half the suite's time. Servers started by tests keep their own."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def user(django_user_model):
     return django_user_model.objects.create_user(username="host", password="table-of-four")

@@ -451,7 +451,10 @@ def test_per_card_files_when_the_winner_is_out_and_every_hand_is_in(tap_at):
 def test_per_card_open_deal_names_the_missing_hands():
     result = deal(FOUR, rules(PER_CARD), Tap(ALICE), Hand(CARA, cards=3))
 
-    assert (result.status, str(result.why)) == (DealStatus.OPEN, "Waiting for the hands of Ben, Dev.")
+    assert (result.status, str(result.why)) == (
+        DealStatus.OPEN,
+        "Waiting for the hands of Ben, Dev.",
+    )
 
 
 @pytest.mark.parametrize("stake_rule", [PER_CARD, PRO_PLAY])
