@@ -18,7 +18,11 @@ from tracker.models import Tap
 from tracker.services import Invalid
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = [*sorted((ROOT / "scoring").glob("*.py")), ROOT / "tracker" / "services.py"]
+SOURCES = [
+    *sorted((ROOT / "scoring").glob("*.py")),
+    ROOT / "tracker" / "services.py",
+    ROOT / "tracker" / "api" / "views.py",
+]
 PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.contrib.auth import authenticate
 from django.core.cache import BaseCache, caches
+from django.utils.translation import gettext_noop
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
@@ -167,7 +168,9 @@ class AuthTokenView(APIView):
         credentials.is_valid(raise_exception=True)
         user = authenticate(request, **credentials.validated_data)
         if user is None:
-            raise services.Invalid("That username and password do not match an account.")
+            raise services.Invalid(
+                gettext_noop("That username and password do not match an account.")
+            )
         token, _ = Token.objects.get_or_create(user=user)
         return Response({"token": token.key})
 
@@ -267,7 +270,9 @@ class SessionListView(ApiView):
         data = self.valid(io.SessionInput).validated_data
         circle = circles_of(self.caller).filter(pk=data["circle"]).first()
         if circle is None:
-            raise services.Invalid(f"There is no circle {data['circle']} of yours.")
+            raise services.Invalid(
+                gettext_noop("There is no circle %(id)s of yours."), id=data["circle"]
+            )
         session = services.session_create(
             circle=circle,
             name=data["name"],
