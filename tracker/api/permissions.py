@@ -2,8 +2,9 @@
 
 Callers:
 - a circle member (token or session login) may do everything in their circles;
-- a scorer link may read its session and tap, undo, record and remove events, and end
-  the match on it;
+- a scorer link may read its session and do what the table does during it: tap, undo,
+  record and remove events, change the players between deals, correct a deal, mark
+  transfers paid, end the match (the pages allow the same);
 - a viewer link may only read its session;
 - anyone else gets 401 (no credentials, or a bad or revoked token or link).
 
