@@ -1,8 +1,10 @@
 """Services through the models: undo, End match, corrections, errors, constraints."""
 
+import io
 from decimal import Decimal
 
 import pytest
+from django.core.management import CommandError, call_command
 from django.db import IntegrityError, transaction
 
 import scoring
@@ -410,3 +412,28 @@ def test_running_totals_follow_filing_undo_and_correction(make_session, actor):
         ("Dev", 1, 0),
         ("Cara", 0, 0),
     ]
+
+
+def test_rebuild_standings_command_restores_lost_running_totals(make_session, actor):
+    from tracker.models import StandingTally
+    from tracker.selectors import session_standings, standings_by_aggregate
+
+    session, p = make_session()
+    tap_all(open_deal(session), p, ["Alice", "Cara", "Ben"], actor)
+    tap_all(open_deal(session), p, ["Dev", "Alice", "Cara"], actor)
+    expected = standings_by_aggregate(session)
+    StandingTally.objects.all().delete()
+    out = io.StringIO()
+
+    call_command("rebuild_standings", "--session", str(session.pk), stdout=out)
+
+    assert session_standings(session) == expected
+    assert {row.name: row.points for row in expected} == {"Alice": 5, "Cara": 3, "Dev": 3, "Ben": 1}
+    assert out.getvalue() == "Rebuilt the standings of 1 session.\n"
+
+
+def test_rebuild_standings_names_a_session_that_does_not_exist(make_session):
+    make_session()
+
+    with pytest.raises(CommandError, match="There is no session 999."):
+        call_command("rebuild_standings", "--session", "999")

@@ -2,18 +2,17 @@
 
 import django.db.models.deletion
 from decimal import Decimal
+from django.core.management import call_command
 from django.db import migrations, models
 
 
 def rebuild_tallies(apps, schema_editor):
-    # The running totals are derived from the deals: compute them for sessions that
-    # existed before. This uses the app's own code (not historical models) on purpose:
-    # the sums must be exactly the ones the standings use.
-    from tracker.models import Session
-    from tracker.services import session_tallies_rebuild
-
-    for session in Session.objects.all():
-        session_tallies_rebuild(session=session)
+    # The running totals are derived from the deals. Only a database with sessions from
+    # before this migration needs them computed; asking the historical model keeps a new
+    # database from loading app code here. The command uses the app's own sums, exactly
+    # the ones the standings use (`manage.py rebuild_standings` does the same by hand).
+    if apps.get_model("tracker", "Session").objects.exists():
+        call_command("rebuild_standings")
 
 
 class Migration(migrations.Migration):
