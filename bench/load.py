@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import logging
 import os
 import secrets
 import statistics
@@ -210,6 +211,8 @@ def in_process_measurements(scales: list[int]) -> None:
     import django
 
     django.setup()
+    # The request log is always on in the app; here it would bury the table in lines.
+    logging.getLogger("squarescores.requests").setLevel(logging.WARNING)
     from django.contrib.auth import get_user_model
     from django.db import connection
     from django.test import Client as DjangoClient

@@ -359,15 +359,16 @@ class DealView:
     next_deal: int | None
 
 
-def deal_view(deal: Deal) -> DealView:
+def deal_view(deal: Deal, deal_players: list[DealPlayer] | None = None) -> DealView:
     """A deal as its screens and the API show it: an open deal's points are provisional
-    and its ledger holds only the lines already certain (SPEC 9)."""
+    and its ledger holds only the lines already certain (SPEC 9). `deal_players`, if the
+    caller read them, are in seat order with their players."""
     taps = list(
         deal.taps.filter(undone_at__isnull=True).order_by("seq").prefetch_related("not_played")
     )
     events = list(deal.dealevents.filter(undone_at__isnull=True).order_by("seq"))
     records = sorted([*taps, *events], key=lambda row: row.seq)
-    result = scoring.play(deal_facts(deal, records))
+    result = scoring.play(deal_facts(deal, records, deal_players))
     next_deal = (
         Deal.objects.filter(session_id=deal.session_id, number=deal.number + 1)
         .values_list("pk", flat=True)
@@ -419,9 +420,10 @@ class DealDetail:
 
 
 def deal_detail(deal: Deal) -> DealDetail:
-    """`deal_view` plus the deal's players with seat, stored place and points: one query
-    more, whatever the session's length."""
-    return DealDetail(view=deal_view(deal), players=list(deal.deal_players.order_by("seat")))
+    """`deal_view` plus the deal's players with seat, stored place and points (read once,
+    for both), whatever the session's length."""
+    players = list(deal.deal_players.select_related("player").order_by("seat"))
+    return DealDetail(view=deal_view(deal, players), players=players)
 
 
 def deal_events(deal: Deal) -> list[DealEvent]:

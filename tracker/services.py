@@ -17,7 +17,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
-from django.db.models import Case, IntegerField, Value, When
+from django.db.models import Case, F, IntegerField, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
@@ -375,10 +375,16 @@ def _to_record(row: Tap | DealEvent) -> scoring.Record:
     return row.to_record()
 
 
-def deal_facts(deal: Deal, rows: Iterable[Tap | DealEvent] | None = None) -> scoring.DealFacts:
-    """The scoring facts of a stored deal."""
+def deal_facts(
+    deal: Deal,
+    rows: Iterable[Tap | DealEvent] | None = None,
+    deal_players: Sequence[DealPlayer] | None = None,
+) -> scoring.DealFacts:
+    """The scoring facts of a stored deal. `deal_players`, when the caller has them, are
+    the deal's players in seat order with `player` loaded."""
     session = deal.session
-    deal_players = list(deal.deal_players.select_related("player").order_by("seat"))
+    if deal_players is None:
+        deal_players = list(deal.deal_players.select_related("player").order_by("seat"))
     if rows is None:
         rows = _live_records(deal)
     return scoring.DealFacts(
@@ -463,24 +469,20 @@ def _store_result(
 
 
 def _add_to_tallies(session_id: int, change: dict[int, scoring.standing.Tally]) -> None:
-    """Add each player's change to their running totals, row-locked so concurrent
-    filings and corrections in one session add up."""
-    tallies = {
-        tally.player_id: tally
-        for tally in StandingTally.objects.select_for_update().filter(
-            session_id=session_id, player_id__in=change
+    """Add each player's change to their running totals.
+
+    One UPDATE per player adds to the stored numbers in the database (`F(...) + n`), so
+    concurrent filings and corrections in a session add up without reading or locking the
+    rows first. (`bulk_update` would be one query, but its CASE per field cost more
+    Python than the whole rest of a filing.)
+    """
+    for player, tally in change.items():
+        deltas = {name: getattr(tally, name) for name in StandingTally.TOTALS}
+        added = StandingTally.objects.filter(session_id=session_id, player_id=player).update(
+            **{name: F(name) + value for name, value in deltas.items() if value}
         )
-    }
-    missing = [
-        StandingTally(session_id=session_id, player_id=player)
-        for player in change
-        if player not in tallies
-    ]
-    for tally in [*tallies.values(), *missing]:
-        for name in StandingTally.TOTALS:
-            setattr(tally, name, getattr(tally, name) + getattr(change[tally.player_id], name))
-    StandingTally.objects.bulk_update(tallies.values(), StandingTally.TOTALS)
-    StandingTally.objects.bulk_create(missing)
+        if not added:  # the player's first deal counted in this session
+            StandingTally.objects.create(session_id=session_id, player_id=player, **deltas)
 
 
 @transaction.atomic

@@ -329,10 +329,10 @@ def test_tap_and_standings_pages_cost_the_same_queries_at_10_and_200_deals(
     session, players = table
     play_deals(session, players, deals, Actor(user=session.created_by))
 
-    # Tap screen: auth session, user, session (membership), open deal, its taps, events,
-    # players and next-deal id (deal_view), its players by seat with names, then the last
-    # deal and its players, ledger, taps and events (for the summary and Undo) — 14.
-    with django_assert_num_queries(14):
+    # Tap screen: auth session, user, session (membership), open deal, its players by
+    # seat with names, its taps, not-played marks, events and next-deal id (deal_view),
+    # then the last deal and its players, ledger, taps and events (summary and Undo) — 13.
+    with django_assert_num_queries(13):
         assert member.get(url(session), **htmx()).status_code == 200
     # Standings: auth session, user, session, then the running totals with names
     # (session_standings) and points by deal — 5.

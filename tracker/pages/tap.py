@@ -101,9 +101,9 @@ def _last_record(taps: Sequence[Tap], events: Sequence[DealEvent]) -> Tap | Deal
 def tap_screen_state(access: Access, *, message: str = "") -> TapScreen:
     """The tap screen for the session's open deal (or the ended session).
 
-    Queries, whatever the session's length: the open deal; its taps (and their
-    not-played marks), events, players and next-deal id (deal_view); when the deal is
-    still empty, the last deal with its players, ledger, taps and events.
+    Queries, whatever the session's length: the open deal; its players; its taps (and
+    their not-played marks), events and next-deal id (deal_view); when the deal is still
+    empty, the last deal with its players, ledger, taps and events.
     """
     session = access.session
     deal = session.deals.filter(status=Deal.Status.OPEN).select_related("dealer", "leader").first()
@@ -113,9 +113,9 @@ def tap_screen_state(access: Access, *, message: str = "") -> TapScreen:
         screen.mode = "ended"
         return screen
     deal.session = session
-    view = selectors.deal_view(deal)
-    rules = session.rules
     deal_players = list(deal.deal_players.select_related("player").order_by("seat"))
+    view = selectors.deal_view(deal, deal_players)
+    rules = session.rules
     names = {dp.player_id: dp.player.name for dp in deal_players}
     places = {tap.player_id: tap for tap in view.taps}
     hands = {event.player_id: event for event in view.events if event.type == "hand"}
