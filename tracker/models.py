@@ -7,6 +7,7 @@ Models hold fields, constraints and tiny properties. Every write goes through
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -201,6 +202,11 @@ class Deal(models.Model):
     last_seq = models.PositiveIntegerField(default=0)
     opened_at = models.DateTimeField(default=timezone.now)
     closed_at = models.DateTimeField(null=True, blank=True)
+
+    # Not stored: set by a service that has just recorded on this deal
+    # (`services.DealWrite`), so that the answer is built from what the write already
+    # read and derived instead of reading the deal back (`selectors.deal_detail`).
+    written: Any = None
 
     class Meta:
         ordering = ["session", "-number"]

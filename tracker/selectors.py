@@ -421,7 +421,20 @@ class DealDetail:
 
 def deal_detail(deal: Deal) -> DealDetail:
     """`deal_view` plus the deal's players with seat, stored place and points (read once,
-    for both), whatever the session's length."""
+    for both), whatever the session's length. Right after a tap or an event the deal
+    carries what the write knew (`deal.written`), and nothing is read back."""
+    written = deal.written
+    if written is not None:
+        view = DealView(
+            deal=deal,
+            taps=[row for row in written.records if isinstance(row, Tap)],
+            events=[row for row in written.records if isinstance(row, DealEvent)],
+            points=written.result.points,
+            ledger=list(written.result.ledger),
+            why=written.result.why.render(gettext),
+            next_deal=written.next_deal,
+        )
+        return DealDetail(view=view, players=written.deal_players)
     players = list(deal.deal_players.select_related("player").order_by("seat"))
     return DealDetail(view=deal_view(deal, players), players=players)
 

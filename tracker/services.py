@@ -17,7 +17,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
-from django.db.models import Case, F, IntegerField, Value, When
+from django.db.models import Case, F, IntegerField, Value, When, prefetch_related_objects
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
@@ -77,6 +77,17 @@ class Conflict(ServiceError):
 
 ALREADY_A_PLAYER = gettext_noop("%(name)s is already a player in %(circle)s.")
 NO_DEAL = gettext_noop("There is no deal %(id)s.")
+
+
+@dataclass(frozen=True)
+class DealWrite:
+    """What a tap or an event just left on its deal, as the write knows it: enough to
+    show the deal without reading it back (kept on `Deal.written`)."""
+
+    deal_players: list[DealPlayer]  # seat order, players loaded, places and points set
+    records: list[Tap | DealEvent]  # the live taps and events, in recorded order
+    result: scoring.DealResult
+    next_deal: int | None
 
 
 @dataclass(frozen=True)
@@ -412,9 +423,10 @@ def _store_result(
     result: scoring.DealResult,
     *,
     before: tuple[scoring.DealFacts, scoring.DealResult] | None,
-) -> None:
+) -> Deal | None:
     """Write places, points, status and (for a closed deal) the ledger, and move the
-    session's running totals by what the deal now adds, less what it added `before`."""
+    session's running totals by what the deal now adds, less what it added `before`.
+    Returns the next deal when this filing opened it."""
     change = scoring.standing.change(before, (facts, result))
     if change:
         _add_to_tallies(deal.session_id, change)
@@ -465,7 +477,8 @@ def _store_result(
             for position, line in enumerate(result.ledger, start=1)
         )
     if was_open and result.status is scoring.DealStatus.FILED:
-        _open_next_deal(deal, facts, result)
+        return _open_next_deal(deal, facts, result)
+    return None
 
 
 def _add_to_tallies(session_id: int, change: dict[int, scoring.standing.Tally]) -> None:
@@ -522,8 +535,9 @@ def _next_seq(deal: Deal) -> int:
 
 def _save_records(
     deal: Deal, records: Iterable[scoring.Record], result: scoring.DealResult, actor: Actor
-) -> None:
+) -> list[Tap | DealEvent]:
     """Store new taps and events; a tap's place is the one scoring gave it."""
+    saved: list[Tap | DealEvent] = []
     for record in records:
         seq = _next_seq(deal)
         if isinstance(record, scoring.Tap):
@@ -537,10 +551,14 @@ def _save_records(
             )
             if record.not_played:
                 tap.not_played.set(record.not_played)
+            saved.append(tap)
         else:
-            DealEvent.objects.create(
-                deal=deal, seq=seq, **DealEvent.fields_for(record), **actor.record_fields
+            saved.append(
+                DealEvent.objects.create(
+                    deal=deal, seq=seq, **DealEvent.fields_for(record), **actor.record_fields
+                )
             )
+    return saved
 
 
 # --- Recording on a deal --------------------------------------------------------------
@@ -552,21 +570,32 @@ def _record(*, deal_id: int, record: scoring.Record, actor: Actor) -> Deal:
         raise Conflict(gettext_noop("This deal was ended with End match."))
     if deal.status == Deal.Status.FILED:
         raise Conflict(gettext_noop("This deal is already filed; correct it instead."))
-    facts = deal_facts(deal)
+    deal_players = list(deal.deal_players.select_related("player").order_by("seat"))
+    rows = _live_records(deal)
     try:
-        facts, result = scoring.add_record(facts, record)
+        facts, result = scoring.add_record(deal_facts(deal, rows, deal_players), record)
     except scoring.ScoringError as error:
         raise _refuse(error) from None
     try:
         with transaction.atomic():
-            _save_records(deal, [record], result, actor)
-            _store_result(deal, facts, result, before=None)  # an open deal counts nowhere
+            saved = _save_records(deal, [record], result, actor)
+            following = _store_result(deal, facts, result, before=None)  # counts nowhere yet
     except IntegrityError:
         # The constraints are the last line; the row lock makes this unreachable in
         # practice, but a race must never become a 500 or a double filing.
         raise Conflict(
             gettext_noop("Someone else just recorded on this deal; look again and retry.")
         ) from None
+    prefetch_related_objects([row for row in saved if isinstance(row, Tap)], "not_played")
+    for deal_player in deal_players:  # as _store_result just wrote them
+        deal_player.place = result.places.get(deal_player.player_id)
+        deal_player.points = result.points.get(deal_player.player_id, 0)
+    deal.written = DealWrite(
+        deal_players=deal_players,
+        records=[*rows, *saved],
+        result=result,
+        next_deal=following.pk if following is not None else None,
+    )
     return deal
 
 
@@ -580,7 +609,8 @@ def deal_tap(
     actor: Actor,
 ) -> Deal:
     """A player went out (or, with `loser`, is the one left holding cards)."""
-    record = scoring.Tap(player=player_id, not_played=tuple(not_played), loser=loser)
+    # Sorted as a stored tap replays them, so the answer and every later read agree.
+    record = scoring.Tap(player=player_id, not_played=tuple(sorted(not_played)), loser=loser)
     return _record(deal_id=deal_id, record=record, actor=actor)
 
 

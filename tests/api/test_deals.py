@@ -454,3 +454,29 @@ def test_unknown_api_address_is_a_json_404(api, path):
         404,
         {"detail": "There is nothing at this address; check the id in the URL."},
     )
+
+
+def test_the_answer_to_a_write_is_the_deal_as_read_back(start, api):
+    """A tap or an event answers with what the write knew, without reading the deal back;
+    it must be exactly what a read shows, through every kind of record and the filing."""
+    table = start(options={"got_to_get_in": True, "penalties": True})
+    deal = table.deal
+    writes = [
+        ("events", {"type": "two_beaten", "by": "Ben", "owner": "Dev", "with": "bomb", "red": 1}),
+        ("taps", {"player": "Alice", "not_played": ["Dev", "Cara"]}),
+        ("taps", {"player": "Cara"}),
+        ("taps", {"player": "Ben"}),  # files the deal and opens the next
+    ]
+
+    for kind, body in writes:
+        ids = {
+            key: [table.p[name] for name in value] if isinstance(value, list) else value
+            for key, value in body.items()
+        }
+        ids.update({key: table.p[ids[key]] for key in ("by", "owner", "player") if key in ids})
+        answer = api.post(f"/api/deals/{deal}/{kind}/", ids)
+
+        assert answer.status_code == 201, answer.json()
+        assert answer.json() == api.get(f"/api/deals/{deal}/").json()
+    assert answer.json()["status"] == "filed"
+    assert answer.json()["next_deal"] is not None
