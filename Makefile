@@ -33,7 +33,7 @@ test: install
 lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/mypy scoring
+	$(VENV)/bin/mypy
 
 migrations-check: install
 	$(PY) manage.py makemigrations --check --dry-run

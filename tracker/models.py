@@ -7,7 +7,7 @@ Models hold fields, constraints and tiny properties. Every write goes through
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypedDict, cast
 
 from django.conf import settings
 from django.db import models
@@ -16,8 +16,16 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 
 import scoring
+from scoring.text import ordinal
 
-MONEY = {"max_digits": 20, "decimal_places": 3}
+
+class _DecimalKwargs(TypedDict):
+    max_digits: int
+    decimal_places: int
+
+
+# Typed so `DecimalField(**MONEY)` type-checks against django-stubs' keyword arguments.
+MONEY: _DecimalKwargs = {"max_digits": 20, "decimal_places": 3}
 
 
 class Circle(models.Model):
@@ -338,7 +346,7 @@ class Tap(DealRecord):
         ]
 
     def __str__(self) -> str:
-        return f"{self.player} {scoring.deal.ordinal(self.place)} in {self.deal}"
+        return f"{self.player} {ordinal(self.place)} in {self.deal}"
 
 
 class DealEvent(DealRecord):
@@ -432,19 +440,21 @@ class DealEvent(DealRecord):
 
     def to_record(self) -> scoring.Record:
         """The scoring fact this row stands for."""
+        # The columns are nullable, but `event_players_match_type` makes the ones each
+        # type uses non-null; the casts say so to the type checker (no runtime effect).
         if self.type == self.Type.TWO_BEATEN:
             return scoring.TwoBeaten(
-                by=self.by_id,
-                owner=self.owner_id,
+                by=cast(int, self.by_id),
+                owner=cast(int, self.owner_id),
                 beaten_with=scoring.Beater(self.beaten_with),
                 black=self.black,
                 red=self.red,
             )
         if self.type == self.Type.CUTUP_BEATEN:
-            return scoring.CutupBeaten(by=self.by_id, owner=self.owner_id)
+            return scoring.CutupBeaten(by=cast(int, self.by_id), owner=cast(int, self.owner_id))
         if self.type == self.Type.HAND:
             return scoring.Hand(
-                player=self.player_id,
+                player=cast(int, self.player_id),
                 cards=self.cards,
                 black_twos=self.black_twos,
                 red_twos=self.red_twos,
@@ -452,8 +462,10 @@ class DealEvent(DealRecord):
                 bombs=self.bombs,
             )
         if self.type == self.Type.GUARANSHEED:
-            return scoring.Guaransheed(player=self.player_id, blind=self.blind)
-        return scoring.InstantWin(player=self.player_id, kind=scoring.InstantWinKind(self.kind))
+            return scoring.Guaransheed(player=cast(int, self.player_id), blind=self.blind)
+        return scoring.InstantWin(
+            player=cast(int, self.player_id), kind=scoring.InstantWinKind(self.kind)
+        )
 
     @classmethod
     def fields_for(cls, record: scoring.Record) -> dict[str, object]:

@@ -367,7 +367,7 @@ def deal_view(deal: Deal, deal_players: list[DealPlayer] | None = None) -> DealV
         deal.taps.filter(undone_at__isnull=True).order_by("seq").prefetch_related("not_played")
     )
     events = list(deal.dealevents.filter(undone_at__isnull=True).order_by("seq"))
-    records = sorted([*taps, *events], key=lambda row: row.seq)
+    records: list[Tap | DealEvent] = sorted([*taps, *events], key=lambda row: row.seq)
     result = scoring.play(deal_facts(deal, records, deal_players))
     next_deal = (
         Deal.objects.filter(session_id=deal.session_id, number=deal.number + 1)

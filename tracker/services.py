@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import Case, F, IntegerField, Value, When, prefetch_related_objects
 from django.utils import timezone
@@ -94,7 +94,9 @@ class DealWrite:
 class Actor:
     """Who is writing: an account, or a scorer link passed round the table."""
 
-    user: AbstractBaseUser | None = None
+    # The project's user model (no AUTH_USER_MODEL override): what the rows' user
+    # foreign keys hold.
+    user: User | None = None
     link: ShareLink | None = None
 
     @property
@@ -131,7 +133,7 @@ def _clean_name(name: str, *, what: str, longest: int) -> str:
 
 
 @transaction.atomic
-def circle_create(*, owner: AbstractBaseUser, name: str) -> Circle:
+def circle_create(*, owner: User, name: str) -> Circle:
     circle = Circle.objects.create(owner=owner, name=_clean_name(name, what="circle", longest=80))
     circle.members.add(owner)
     return circle
