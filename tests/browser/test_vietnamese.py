@@ -4,12 +4,14 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import fits_width
+from tracker.models import Deal
+from tracker.services import Actor, deal_tap
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_vietnamese_sticks_and_fits_a_phone(phone, table_of_four, screenshot):
-    session, _players = table_of_four
+    session, players = table_of_four
     page = phone
     page.goto("/")
     page.get_by_role("button", name="Tiếng Việt").click()
@@ -45,6 +47,20 @@ def test_vietnamese_sticks_and_fits_a_phone(phone, table_of_four, screenshot):
         "Ván 1: Alice 3 · Cara 2 · Ben 1 · Dev trả mỗi người 1,00 USD"
     )
     screenshot(page, "32-vi-tap-next-deal")
+
+    # Another phone taps Dev out; this screen has not caught up and taps Dev too. The
+    # refusal comes from the rules, in Vietnamese like the rest of the screen.
+    deal = session.deals.get(status=Deal.Status.OPEN)
+    deal_tap(deal_id=deal.pk, player_id=players["Dev"].pk, actor=Actor(user=session.created_by))
+    page.locator(".player__tap").filter(has_text="Dev").click()
+    expect(page.get_by_role("alert")).to_have_text("Chưa lưu: Dev đã về rồi (Nhất).")
+    assert fits_width(page)
+    screenshot(page, "38-vi-tap-refused")
+
+    page.goto(f"/sessions/{session.pk}/players/")
+    expect(page.get_by_text("Ván 2 đã bắt đầu", exact=False)).to_be_visible()
+    assert fits_width(page)
+    screenshot(page, "39-vi-players")
 
     for path, name in (
         ("standings/", "33-vi-standings"),
