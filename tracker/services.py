@@ -968,7 +968,9 @@ def _transfer_words(payer_id: int, payee_id: int, amount: Decimal) -> Text:
         {
             "payer": names.get(payer_id) or Text(gettext_noop("player %(id)s"), {"id": payer_id}),
             "payee": names.get(payee_id) or Text(gettext_noop("player %(id)s"), {"id": payee_id}),
-            "amount": f"{amount:f}",
+            # Positional only while it stays short: "1e999999999" written out would be
+            # a billion digits.
+            "amount": f"{amount:f}" if abs(amount.adjusted()) < 20 else str(amount),
         },
     )
 

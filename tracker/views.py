@@ -26,6 +26,7 @@ import segno
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
 from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -274,11 +275,23 @@ def _table_write(
     request: HttpRequest,
     access: Access,
     *,
+    deal_id: int,
     key: str,
     fingerprint: str,
     write: Callable[[], object],
 ) -> HttpResponse:
-    """Apply one write from the tap screen, once per key, and answer with the screen."""
+    """Apply one write from the tap screen, once per key, and answer with the screen.
+
+    The posted deal must be one of this session's: the services take a deal id, and the
+    way in (membership or a link) was checked for this session only.
+    """
+    if not access.session.deals.filter(pk=deal_id).exists():
+        return _tap_response(
+            request,
+            access,
+            message=_("There is no deal %(id)s in this session.") % {"id": deal_id},
+            status=404,
+        )
     try:
         apply_once(access, key, fingerprint, write)
     except ServiceError as error:
@@ -315,6 +328,7 @@ def tap(request: HttpRequest, access: Access) -> HttpResponse:
     return _table_write(
         request,
         access,
+        deal_id=data["deal"],
         key=data["key"],
         fingerprint=f"tap:{data['deal']}:{player}:{loser}:{not_played}",
         write=write,
@@ -330,6 +344,7 @@ def undo(request: HttpRequest, access: Access) -> HttpResponse:
     return _table_write(
         request,
         access,
+        deal_id=data["deal"],
         key=data["key"],
         fingerprint=f"undo:{data['deal']}",
         write=lambda: services.deal_undo(deal_id=data["deal"], actor=access.actor),
@@ -349,6 +364,7 @@ def record_event(request: HttpRequest, access: Access) -> HttpResponse:
     return _table_write(
         request,
         access,
+        deal_id=data["deal"],
         key=data["key"],
         fingerprint=f"event:{data['deal']}:{record!r}",
         write=lambda: services.deal_event_record(
@@ -434,6 +450,10 @@ def _seating_response(
     return render(request, "seats/page.html", context, status=status)
 
 
+def _seat_order(deal: Deal) -> list[int]:
+    return list(deal.deal_players.order_by("seat").values_list("player_id", flat=True))
+
+
 @session_page(score=True, methods=("GET", "POST"))
 def seating(request: HttpRequest, access: Access) -> HttpResponse:
     """Change the players between deals (SPEC 3.5): one change a tap, applied at once."""
@@ -443,28 +463,32 @@ def seating(request: HttpRequest, access: Access) -> HttpResponse:
     if not form.is_valid():
         return _seating_response(request, access, message=first_error(form), status=400)
     data = form.cleaned_data
-    deal = access.session.deals.filter(status=Deal.Status.OPEN).first()
-    current = (
-        list(deal.deal_players.order_by("seat").values_list("player_id", flat=True)) if deal else []
-    )
     try:
-        # With no open deal the session has ended: the service says so.
-        players = form.seating(current) if deal else []
+        with transaction.atomic():
+            # The session row is locked first (as session_seat locks it), so two phones
+            # changing seats at once apply one change after the other, each to the order
+            # the other left, instead of one overwriting the other.
+            session = Session.objects.select_for_update().get(pk=access.session.pk)
+            deal = session.deals.filter(status=Deal.Status.OPEN).first()
+            if deal is not None and deal.pk != data["deal"]:
+                return _seating_response(
+                    request,
+                    access,
+                    message=_("That form was for another deal; look again."),
+                    status=409,
+                )
+            # With no open deal the session has ended: the service says so.
+            players = form.seating(_seat_order(deal)) if deal is not None else []
+            apply_once(
+                access,
+                data["key"],
+                f"seat:{data['deal']}:{data['action']}:{data[data['action']]}",
+                lambda: services.session_seat(
+                    session_id=session.pk, players=players, actor=access.actor
+                ),
+            )
     except ValidationError as error:
         return _seating_response(request, access, message=error.messages[0], status=400)
-
-    def write() -> object:
-        return services.session_seat(
-            session_id=access.session.pk, players=players, actor=access.actor
-        )
-
-    try:
-        apply_once(
-            access,
-            data["key"],
-            f"seat:{data['deal']}:{data['action']}:{data[data['action']]}",
-            write,
-        )
     except ServiceError as error:
         return _seating_response(
             request,
@@ -890,6 +914,8 @@ def transfer_paid(request: HttpRequest, access: Access) -> HttpResponse:
         payer, payee = int(request.POST["payer"]), int(request.POST["payee"])
         amount = Decimal(request.POST["amount"])
     except (KeyError, ValueError, InvalidOperation):
+        amount = Decimal("NaN")
+    if not amount.is_finite():  # unreadable, or "NaN" / "Infinity", which no transfer is
         message = _("That payment is not in the list.")
         return _settle_response(request, access, message=message, status=400)
     mark = (

@@ -4,6 +4,7 @@ import pytest
 from django.urls import reverse
 
 from tests.pages.helpers import htmx, play_deals
+from tracker.models import Payment
 from tracker.services import share_link_create
 
 pytestmark = pytest.mark.django_db
@@ -58,6 +59,21 @@ def test_marking_a_transfer_that_is_not_there_says_so(member, table, actor):
 
     assert response.status_code == 400
     assert 'role="alert"' in response.text
+
+
+@pytest.mark.parametrize("amount", ["sNaN", "NaN", "-Infinity", "1e999999999", "two", ""])
+def test_an_amount_that_is_no_number_is_refused_and_marks_nothing(member, table, actor, amount):
+    session, players = table
+    play_deals(session, players, 1, actor)
+
+    response = member.post(
+        reverse("member:paid", kwargs={"session_id": session.pk}),
+        {"payer": players["Dev"].pk, "payee": players["Alice"].pk, "amount": amount},
+    )
+
+    assert response.status_code == 400
+    assert 'role="alert"' in response.text  # "not in the list", or no transfer of that much
+    assert not Payment.objects.exists()
 
 
 def test_a_viewer_link_sees_but_cannot_mark_paid(client, table, actor):
