@@ -275,7 +275,10 @@ def export_circle(circle: Circle, *, with_tokens: bool = False) -> dict[str, Any
                     "amount": str(payment.amount),
                     "paid_at": _when(payment.paid_at),
                     "recorded_by": username(payment.recorded_by_id),
+                    "recorded_via": link_refs.get(payment.recorded_via_id),
                     "cancelled_at": _when(payment.cancelled_at),
+                    "cancelled_by": username(payment.cancelled_by_id),
+                    "cancelled_via": link_refs.get(payment.cancelled_via_id),
                 }
                 for payment in session.payments.all()
             ],
@@ -307,7 +310,9 @@ def _usernames(data: Mapping[str, Any]) -> set[str]:
     for session in data["sessions"]:
         names.add(session["created_by"])
         names.update(link["created_by"] for link in session["share_links"])
-        names.update(payment["recorded_by"] for payment in session["payments"])
+        for payment in session["payments"]:
+            # Who cancelled a mark, and links, came later: older exports lack them.
+            names.update((payment["recorded_by"], payment.get("cancelled_by")))
         for deal in session["deals"]:
             names.update(correction["made_by"] for correction in deal["corrections"])
             for record in (*deal["taps"], *deal["events"]):
@@ -470,8 +475,11 @@ def _import(data: Mapping[str, Any]) -> Circle:
     )
     deal_pairs = [(deal, row) for deal, (_, row) in zip(deals, deal_rows, strict=True)]
 
+    def session_link_id(session: Session, ref: int | None) -> int | None:
+        return link_ids[(session.pk, ref)] if ref is not None else None
+
     def link_id(deal: Deal, ref: int | None) -> int | None:
-        return link_ids[(deal.session_id, ref)] if ref is not None else None
+        return session_link_id(deal.session, ref)
 
     DealPlayer.objects.bulk_create(
         DealPlayer(
@@ -568,7 +576,10 @@ def _import(data: Mapping[str, Any]) -> Circle:
             amount=Decimal(payment["amount"]),
             paid_at=_parse_when(payment["paid_at"]),
             recorded_by_id=user_id(payment["recorded_by"]),
+            recorded_via_id=session_link_id(session, payment.get("recorded_via")),
             cancelled_at=_parse_when(payment["cancelled_at"]),
+            cancelled_by_id=user_id(payment.get("cancelled_by")),
+            cancelled_via_id=session_link_id(session, payment.get("cancelled_via")),
         )
         for session, row in zip(sessions, session_rows, strict=True)
         for payment in row["payments"]

@@ -542,7 +542,10 @@ class LedgerLine(models.Model):
 
 
 class Payment(models.Model):
-    """A settlement transfer marked paid. Marking it unpaid again keeps the row."""
+    """A settlement transfer marked paid. Marking it unpaid again keeps the row.
+
+    Both marks name who made them: an account, or the scorer link passed round the table.
+    """
 
     session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="payments")
     payer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
@@ -552,7 +555,20 @@ class Payment(models.Model):
     recorded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
+    recorded_via = models.ForeignKey(
+        ShareLink, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     cancelled_at = models.DateTimeField(null=True, blank=True)
+    cancelled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    cancelled_via = models.ForeignKey(
+        ShareLink, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Meta:
         ordering = ["session", "paid_at", "id"]

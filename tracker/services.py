@@ -491,8 +491,8 @@ def _add_to_tallies(session_id: int, change: dict[int, scoring.standing.Tally]) 
     rows first. (`bulk_update` would be one query, but its CASE per field cost more
     Python than the whole rest of a filing.)
     """
-    for player, tally in change.items():
-        deltas = {name: getattr(tally, name) for name in StandingTally.TOTALS}
+    for player in sorted(change):  # one order for every writer: no deadlock between two
+        deltas = {name: getattr(change[player], name) for name in StandingTally.TOTALS}
         added = StandingTally.objects.filter(session_id=session_id, player_id=player).update(
             **{name: F(name) + value for name, value in deltas.items() if value}
         )
@@ -992,7 +992,7 @@ def transfer_mark_paid(
                 payer_id=payer_id,
                 payee_id=payee_id,
                 amount=transfer.amount,
-                recorded_by=actor.user,
+                **actor.record_fields,
             )
     raise Invalid(
         gettext_noop("There is no transfer from %(transfer)s in this session's settlement."),
@@ -1017,7 +1017,8 @@ def transfer_mark_unpaid(
             transfer=_transfer_words(payer_id, payee_id, amount),
         )
     payment.cancelled_at = timezone.now()
-    payment.save(update_fields=["cancelled_at"])
+    payment.cancelled_by, payment.cancelled_via = actor.user, actor.link
+    payment.save(update_fields=["cancelled_at", "cancelled_by", "cancelled_via"])
     return payment
 
 
