@@ -2,6 +2,7 @@
 language: every one is in the Vietnamese catalogue, and the pages and the API use it."""
 
 import ast
+import gettext as gettext_module
 import re
 from decimal import Decimal
 from pathlib import Path
@@ -128,3 +129,39 @@ def test_the_api_says_a_refusal_in_the_language_asked_for(user, make_session):
     assert english.json()["detail"] == "Alice is already out (1st)."
     assert vietnamese.json()["detail"] == "Alice đã về rồi (Nhất)."
     assert Tap.objects.count() == 1
+
+
+def catalogue_entries():
+    """(context, msgid, plural) -> msgstr from the Vietnamese .po (--no-wrap)."""
+    text = (ROOT / "locale" / "vi" / "LC_MESSAGES" / "django.po").read_text()
+    entries = {}
+    for block in text.split("\n\n")[1:]:
+        fields = {}
+        for line in block.splitlines():
+            if line.startswith("#, ") and "fuzzy" in line:
+                fields["fuzzy"] = True
+            for name in ("msgctxt", "msgid", "msgid_plural", "msgstr", "msgstr[0]"):
+                if line.startswith(f"{name} "):
+                    fields[name.removesuffix("[0]")] = ast.literal_eval(line[len(name) + 1 :])
+        if "msgid" in fields:
+            assert not fields.get("fuzzy"), f"fuzzy: {fields['msgid']!r}"
+            key = (fields.get("msgctxt"), fields["msgid"], fields.get("msgid_plural"))
+            entries[key] = fields["msgstr"]  # Vietnamese has one plural form
+    return entries
+
+
+def test_the_catalogue_is_translated_and_compiled():
+    entries = catalogue_entries()
+    with (ROOT / "locale" / "vi" / "LC_MESSAGES" / "django.mo").open("rb") as mo:
+        compiled = gettext_module.GNUTranslations(mo)
+
+    assert len(entries) > 300
+    assert [msgid for (_, msgid, _), said in entries.items() if not said] == []
+    # The committed .mo says what the .po says: compilemessages was run.
+    assert {key: said_by(compiled, *key) for key in entries} == entries
+
+
+def said_by(compiled, context, msgid, plural):
+    if plural is not None:
+        return compiled.ngettext(msgid, plural, 1)
+    return compiled.pgettext(context, msgid) if context else compiled.gettext(msgid)
