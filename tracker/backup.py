@@ -176,6 +176,7 @@ def export_circle(circle: Circle, *, with_tokens: bool = False) -> dict[str, Any
                 "recorded_at": _when(row.recorded_at),
                 "undone_at": _when(row.undone_at),
                 "undone_by": username(row.undone_by_id),
+                "undone_via": link_refs.get(row.undone_via_id),
                 "correction": correction_refs.get(row.correction_id),
             }
 
@@ -524,6 +525,8 @@ def _import(data: Mapping[str, Any]) -> Circle:
             "recorded_at": _parse_when(record["recorded_at"]),
             "undone_at": _parse_when(record["undone_at"]),
             "undone_by_id": user_id(record["undone_by"]),
+            # Older exports have no "undone_via": the link is then unknown.
+            "undone_via_id": link_id(deal, record.get("undone_via")),
             "correction_id": (
                 correction_ids[(deal.pk, correction)] if correction is not None else None
             ),

@@ -308,6 +308,9 @@ class DealRecord(models.Model):
         on_delete=models.SET_NULL,
         related_name="+",
     )
+    undone_via = models.ForeignKey(
+        ShareLink, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     correction = models.ForeignKey(
         Correction, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -659,8 +659,8 @@ def deal_undo(*, deal_id: int, actor: Actor) -> Deal:
     facts, result = _facts_and_result(deal, rows[:-1])
     if deal.status == Deal.Status.FILED and not result.closed:
         _withdraw_next_deal(deal)
-    last.undone_at, last.undone_by = timezone.now(), actor.user
-    last.save(update_fields=["undone_at", "undone_by"])
+    last.undone_at, last.undone_by, last.undone_via = timezone.now(), actor.user, actor.link
+    last.save(update_fields=["undone_at", "undone_by", "undone_via"])
     _store_result(deal, facts, result, before=before)
     return deal
 
@@ -826,8 +826,9 @@ def deal_correct(
     )
     now = timezone.now()
     for row in rows:
-        row.undone_at, row.undone_by, row.correction = now, actor.user, correction
-        row.save(update_fields=["undone_at", "undone_by", "correction"])
+        row.undone_at, row.undone_by, row.undone_via = now, actor.user, actor.link
+        row.correction = correction
+        row.save(update_fields=["undone_at", "undone_by", "undone_via", "correction"])
     _save_records(deal, records, after, actor)
     _store_result(deal, corrected, after, before=(facts, before))
     _refresh_next_opening(deal, corrected, after)
@@ -868,6 +869,7 @@ def _refresh_next_opening(deal: Deal, facts: scoring.DealFacts, result: scoring.
 def deal_event_remove(*, deal_id: int, event_id: int, actor: Actor) -> Deal:
     """Remove a mistaken event: on an open deal it is undone as recorded; on a filed deal
     it is a correction."""
+    _lock_session_of_deal(deal_id)  # session first, then the deal, as undo and corrections do
     deal = _locked_deal(deal_id)
     event = deal.dealevents.filter(pk=event_id).first()
     if event is None:
@@ -894,8 +896,8 @@ def deal_event_remove(*, deal_id: int, event_id: int, actor: Actor) -> Deal:
             gettext_noop("Removing that event leaves the deal inconsistent: %(reason)s"),
             reason=error.text,
         ) from None
-    event.undone_at, event.undone_by = timezone.now(), actor.user
-    event.save(update_fields=["undone_at", "undone_by"])
+    event.undone_at, event.undone_by, event.undone_via = timezone.now(), actor.user, actor.link
+    event.save(update_fields=["undone_at", "undone_by", "undone_via"])
     _store_result(deal, facts, result, before=None)  # an open deal counts nowhere
     return deal
 

@@ -454,3 +454,18 @@ def test_payment_marks_name_the_scorer_link_that_made_them(make_session, actor, 
     assert (payment.recorded_by, payment.recorded_via) == (None, link)
     assert (payment.cancelled_by, payment.cancelled_via) == (user, None)
     assert payment.cancelled_at is not None
+
+
+def test_an_undo_through_a_scorer_link_names_the_link(make_session, actor):
+    from tracker.services import Actor, share_link_create
+
+    session, p = make_session()
+    deal = open_deal(session)
+    tap_all(deal, p, ["Alice"], actor)
+    link = share_link_create(session_id=session.pk, role="scorer", actor=actor)
+
+    deal_undo(deal_id=deal.pk, actor=Actor(link=link))
+
+    tap = Tap.objects.get(deal=deal)
+    assert (tap.undone_by, tap.undone_via) == (None, link)
+    assert tap.undone_at is not None
