@@ -9,6 +9,7 @@ from __future__ import annotations
 import secrets
 
 from django.contrib.auth.models import AnonymousUser
+from django.utils.translation import gettext as _
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
 from rest_framework.exceptions import AuthenticationFailed
@@ -32,18 +33,18 @@ class ShareLinkAuthentication(BaseAuthentication):
         if not words or words[0].lower() != KEYWORD:
             return None
         if len(words) != 2:
-            raise AuthenticationFailed("Send a share link as: Authorization: Share <token>.")
+            raise AuthenticationFailed(_("Send a share link as: Authorization: Share <token>."))
         try:
             token = words[1].decode("ascii")
         except UnicodeDecodeError:
-            raise AuthenticationFailed("This share link is not valid.") from None
+            raise AuthenticationFailed(_("This share link is not valid.")) from None
         link = None
         if len(token) <= LONGEST_TOKEN:
             link = ShareLink.objects.select_related("session").filter(token=token).first()
         if link is None or not secrets.compare_digest(link.token.encode(), token.encode()):
-            raise AuthenticationFailed("This share link is not valid.")
+            raise AuthenticationFailed(_("This share link is not valid."))
         if link.revoked_at is not None:
-            raise AuthenticationFailed("This share link was revoked; ask for a new one.")
+            raise AuthenticationFailed(_("This share link was revoked; ask for a new one."))
         return AnonymousUser(), link
 
     def authenticate_header(self, request: Request) -> str:

@@ -16,6 +16,8 @@ from typing import Any
 
 from django.db import IntegrityError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.defaults import page_not_found
 from rest_framework import status
 from rest_framework.exceptions import APIException, ParseError, ValidationError
@@ -30,12 +32,12 @@ RETRYABLE_SQLSTATES = {
     "40P01",  # deadlock_detected
     "55P03",  # lock_not_available
 }
-TRY_AGAIN = "Someone else changed this at the same moment; look again and retry."
+TRY_AGAIN = gettext_lazy("Someone else changed this at the same moment; look again and retry.")
 
 
 class KeyReused(APIException):
     status_code = 422
-    default_detail = (
+    default_detail = gettext_lazy(
         "This Idempotency-Key was already used for a different request; "
         "send a new key with a new request."
     )
@@ -44,7 +46,7 @@ class KeyReused(APIException):
 
 class StillRunning(APIException):
     status_code = status.HTTP_409_CONFLICT
-    default_detail = (
+    default_detail = gettext_lazy(
         "The first request with this Idempotency-Key is still running; "
         "retry in a moment to get its answer."
     )
@@ -57,9 +59,9 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     if isinstance(exc, IntegrityError) or (
         isinstance(exc, OperationalError) and _sqlstate(exc) in RETRYABLE_SQLSTATES
     ):
-        return Response({"detail": TRY_AGAIN}, status=status.HTTP_409_CONFLICT)
+        return Response({"detail": str(TRY_AGAIN)}, status=status.HTTP_409_CONFLICT)
     if isinstance(exc, ParseError) and str(exc.detail).startswith("JSON parse error"):
-        exc = ParseError("The request body is not valid JSON.")
+        exc = ParseError(_("The request body is not valid JSON."))
     if isinstance(exc, ValidationError):
         return Response(
             {"detail": validation_sentence(exc.detail), "fields": _by_path(exc.detail)},
@@ -90,8 +92,11 @@ def _messages(detail: Any, path: str = "") -> Iterator[tuple[str, str]]:
 
 def validation_sentence(detail: Any) -> str:
     """`stake: The stake must be more than 0. name: This field is required.`"""
-    parts = [f"{path}: {message}" if path else message for path, message in _messages(detail)]
-    return " ".join(parts) or "The request is not valid."
+    parts = [
+        _("%(field)s: %(message)s") % {"field": path, "message": message} if path else message
+        for path, message in _messages(detail)
+    ]
+    return " ".join(parts) or _("The request is not valid.")
 
 
 def _by_path(detail: Any) -> dict[str, list[str]]:
@@ -105,6 +110,7 @@ def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     """404 for a URL that matches nothing: a JSON sentence under /api/, the page elsewhere."""
     if request.path.startswith("/api/"):
         return JsonResponse(
-            {"detail": "There is nothing at this address; check the id in the URL."}, status=404
+            {"detail": _("There is nothing at this address; check the id in the URL.")},
+            status=404,
         )
     return page_not_found(request, exception)

@@ -31,6 +31,7 @@ from typing import Any
 from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.http.request import RawPostDataException
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from rest_framework.exceptions import ValidationError
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
@@ -88,7 +89,8 @@ def idempotent(handler: Handler) -> Handler:
 def _check(key: str) -> None:
     if not 1 <= len(key) <= LONGEST_KEY or not all(" " <= char <= "~" for char in key):
         raise ValidationError(
-            f"The {HEADER} header is 1 to {LONGEST_KEY} printable ASCII characters, such as a UUID."
+            _("The %(header)s header is 1 to %(most)s printable ASCII characters, such as a UUID.")
+            % {"header": HEADER, "most": LONGEST_KEY}
         )
 
 
@@ -184,5 +186,5 @@ def idempotency_keys_purge(*, older_than: timedelta = KEEP_FOR) -> int:
     Run it from a scheduled job; keys are only ever removed here (or let go on failure).
     """
     cutoff = timezone.now() - max(older_than, KEEP_FOR)
-    deleted, _ = IdempotencyKey.objects.filter(created_at__lt=cutoff).delete()
+    deleted, _by_model = IdempotencyKey.objects.filter(created_at__lt=cutoff).delete()
     return deleted

@@ -11,6 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.paginator import Paginator
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
@@ -20,7 +22,7 @@ class Pages(PageNumberPagination):
     page_size = 50
     page_size_query_param = "page_size"
     max_page_size = 200
-    invalid_page_message = "There is no page {page_number} in this list."
+    invalid_page_message = gettext_lazy("There is no page {page_number} in this list.")
 
     def get_page_size(self, request: Request) -> int:
         return self._whole_number(
@@ -38,8 +40,11 @@ class Pages(PageNumberPagination):
             return default
         number = int(text) if text.isascii() and text.isdigit() else 0
         if number < 1 or (most is not None and number > most):
-            allowed = f"from 1 to {most}" if most is not None else "1 or more"
-            raise ValidationError({name: [f"Send a whole number, {allowed}."]})
+            if most is None:
+                message = _("Send a whole number, 1 or more.")
+            else:
+                message = _("Send a whole number, from 1 to %(most)s.") % {"most": most}
+            raise ValidationError({name: [message]})
         return number
 
     def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:

@@ -22,6 +22,7 @@ from enum import Enum
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from rest_framework.exceptions import NotAuthenticated, NotFound, PermissionDenied
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
@@ -65,12 +66,16 @@ class Caller:
         return f"user:{self.user.pk}"
 
 
-NOT_SIGNED_IN = (
+NOT_SIGNED_IN = gettext_lazy(
     "Sign in first: send Authorization: Token <token> (from POST /api/auth/token/), "
     "or Authorization: Share <token> with a share link."
 )
-LINK_OUT_OF_REACH = "A share link reaches only its own session's scoring; sign in for this."
-VIEWER_READ_ONLY = "A viewer link can only look; a scorer link or an account can record."
+LINK_OUT_OF_REACH = gettext_lazy(
+    "A share link reaches only its own session's scoring; sign in for this."
+)
+VIEWER_READ_ONLY = gettext_lazy(
+    "A viewer link can only look; a scorer link or an account can record."
+)
 
 
 class CallerPermission(BasePermission):

@@ -10,6 +10,10 @@ from __future__ import annotations
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from django.utils.functional import Promise, lazy
+from django.utils.text import capfirst
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
@@ -21,7 +25,16 @@ MAX_ID = 2**63 - 1
 LARGEST_AMOUNT = Decimal(10) ** 17  # what a money column (20 digits, 3 places) holds
 FEWEST_PLAYERS = scoring.deal.MIN_PLAYERS
 MOST_PLAYERS = scoring.deal.MAX_PLAYERS
-TABLE_SIZE = f"A table has {FEWEST_PLAYERS} to {MOST_PLAYERS} players."
+
+
+def _table_size() -> str:
+    return _("A table has %(fewest)s to %(most)s players.") % {
+        "fewest": FEWEST_PLAYERS,
+        "most": MOST_PLAYERS,
+    }
+
+
+TABLE_SIZE = lazy(_table_size, str)()  # said in the language of the request that reads it
 
 # Patterns for the schema (ECMA regular expressions), so that a request the schema allows
 # passes the serializers: DRF refuses a null character in any text.
@@ -74,21 +87,26 @@ class DecimalStringField(serializers.Field):
     hold most amounts of money exactly.
     """
 
-    def __init__(self, *, what: str, **kwargs: Any) -> None:
-        self.what = what
+    def __init__(self, *, what: str | Promise, **kwargs: Any) -> None:
+        self.what = what  # a noun marked with gettext_lazy: "stake", "amount"
         super().__init__(**kwargs)
+
+    def refusal(self, template: str) -> serializers.ValidationError:
+        """A translated template naming the field's noun, as a sentence: Vietnamese puts
+        the noun first ("Số tiền phải lớn hơn 0."), so the first letter is raised."""
+        return serializers.ValidationError(capfirst(template % {"what": self.what}))
 
     def to_internal_value(self, data: Any) -> str:
         if isinstance(data, float):
-            raise serializers.ValidationError(
-                f'Send the {self.what} as a decimal string such as "1.50", not a JSON '
-                "number with a fraction: that is a float, and floats cannot hold money "
-                "exactly."
+            raise self.refusal(
+                _(
+                    'Send the %(what)s as a decimal string such as "1.50", not a JSON '
+                    "number with a fraction: that is a float, and floats cannot hold money "
+                    "exactly."
+                )
             )
         if isinstance(data, bool) or not isinstance(data, str | int):
-            raise serializers.ValidationError(
-                f'The {self.what} is a decimal string such as "1.50".'
-            )
+            raise self.refusal(_('The %(what)s is a decimal string such as "1.50".'))
         return str(data)
 
     def to_representation(self, value: Any) -> str:
@@ -111,15 +129,13 @@ class AmountField(DecimalStringField):
         try:
             amount = Decimal(text.strip())
         except InvalidOperation:
-            raise serializers.ValidationError(
-                f'The {self.what} must be a number such as "1.50".'
-            ) from None
+            raise self.refusal(_('The %(what)s must be a number such as "1.50".')) from None
         if not amount.is_finite() or amount <= 0:
-            raise serializers.ValidationError(f"The {self.what} must be more than 0.")
+            raise self.refusal(_("The %(what)s must be more than 0."))
         if amount >= LARGEST_AMOUNT:
-            raise serializers.ValidationError(f"The {self.what} is too large.")
+            raise self.refusal(_("The %(what)s is too large."))
         if amount != amount.quantize(Decimal("0.001")):
-            raise serializers.ValidationError(f"The {self.what} can have at most 3 decimal places.")
+            raise self.refusal(_("The %(what)s can have at most 3 decimal places."))
         return amount
 
 
@@ -139,13 +155,15 @@ class SeatField(serializers.Field):
     def to_internal_value(self, data: Any) -> int | str:
         if isinstance(data, int) and not isinstance(data, bool):
             if not 1 <= data <= MAX_ID:
-                raise serializers.ValidationError(f"There is no player {data}.")
+                raise serializers.ValidationError(_("There is no player %(id)s.") % {"id": data})
             return data
         if isinstance(data, str):
             if "\x00" in data:
-                raise serializers.ValidationError("A name cannot hold a null character.")
+                raise serializers.ValidationError(_("A name cannot hold a null character."))
             return data
-        raise serializers.ValidationError("Each player is an id (a whole number) or a name (text).")
+        raise serializers.ValidationError(
+            _("Each player is an id (a whole number) or a name (text).")
+        )
 
     def to_representation(self, value: Any) -> Any:
         return value
@@ -234,7 +252,7 @@ class SessionInput(serializers.Serializer):
     players = PlayersField(help_text="Player ids or names, in seat order.")
     format = serializers.ChoiceField(choices=Session.Format.values, default="podium")
     stake_rule = serializers.ChoiceField(choices=Session.StakeRule.values, default="loser_pays")
-    stake = DecimalStringField(what="stake", default="1.00")
+    stake = DecimalStringField(what=gettext_lazy("stake"), default="1.00")
     currency = StringField(default="USD", help_text="A 3-letter ISO code.")
     hand_size = serializers.IntegerField(default=13)
     options = OptionsIO(required=False)
@@ -367,8 +385,10 @@ class GuaransheedEvent(EventBase):
     def validate_approved(self, approved: bool) -> bool:
         if not approved:
             raise serializers.ValidationError(
-                "A Guaransheed needs everyone at the table to approve it: ask them, "
-                "then send approved: true."
+                _(
+                    "A Guaransheed needs everyone at the table to approve it: ask them, "
+                    "then send approved: true."
+                )
             )
         return approved
 
@@ -414,13 +434,17 @@ EventListSchema = PolymorphicProxySerializer(
 def parse_event(data: Any) -> scoring.Record:
     """One event from a request body, as a scoring record; ValidationError if malformed."""
     if not isinstance(data, dict):
-        raise serializers.ValidationError("An event is a JSON object with a type.")
+        raise serializers.ValidationError(_("An event is a JSON object with a type."))
     kind = data.get("type")
-    serializer_class = EVENTS.get(kind) if isinstance(kind, str) else None
-    if serializer_class is None:
-        shown = f'"{kind}"' if isinstance(kind, str) else "missing"
+    if not isinstance(kind, str):
         raise serializers.ValidationError(
-            f"The event type is {shown[:60]}; it must be one of {EVENT_TYPES}."
+            _("The event type is missing; it must be one of %(types)s.") % {"types": EVENT_TYPES}
+        )
+    serializer_class = EVENTS.get(kind)
+    if serializer_class is None:
+        raise serializers.ValidationError(
+            _("The event type is %(type)s; it must be one of %(types)s.")
+            % {"type": f'"{kind}"'[:60], "types": EVENT_TYPES}
         )
     serializer = serializer_class(data=data)
     serializer.is_valid(raise_exception=True)
@@ -610,7 +634,7 @@ def standings_data(rows: list[StandingRow]) -> dict[str, Any]:
 class TransferInput(serializers.Serializer):
     payer = IdField()
     payee = IdField()
-    amount = AmountField(what="amount")
+    amount = AmountField(what=gettext_lazy("amount"))
 
     def get_fields(self) -> dict[str, Any]:
         return _rename(super().get_fields(), payer="from", payee="to")
