@@ -9,6 +9,16 @@ urlpatterns = [
     path("circles/", views.CircleListView.as_view(), name="circles"),
     path("circles/<int:pk>/", views.CircleDetailView.as_view(), name="circle"),
     path("circles/<int:pk>/players/", views.CirclePlayersView.as_view(), name="circle-players"),
+    path(
+        "circles/<int:pk>/leaderboard/",
+        views.CircleLeaderboardView.as_view(),
+        name="circle-leaderboard",
+    ),
+    path(
+        "circles/<int:pk>/leaderboard.csv",
+        views.CircleLeaderboardCsvView.as_view(),
+        name="circle-leaderboard-csv",
+    ),
     path("players/<int:pk>/", views.PlayerDetailView.as_view(), name="player"),
     path("sessions/", views.SessionListView.as_view(), name="sessions"),
     path("sessions/<int:pk>/", views.SessionDetailView.as_view(), name="session"),

@@ -8,14 +8,18 @@ from typing import Any
 
 from django.contrib.auth import authenticate
 from django.core.cache import BaseCache, caches
+from django.http import HttpResponse
 from django.utils.translation import gettext_noop
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import ValidationError
+from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import AllowAny
+from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import Serializer
@@ -25,6 +29,7 @@ from rest_framework.views import APIView
 
 import scoring
 from tracker import selectors, services
+from tracker.api import leaderboard as board_io
 from tracker.api import serializers as io
 from tracker.api.authentication import ShareLinkAuthentication
 from tracker.api.exceptions import api_exception_handler
@@ -43,8 +48,8 @@ from tracker.api.permissions import (
     sessions_of,
     share_link_of,
 )
-from tracker.api.schema import ERROR, RETRY_AFTER, THROTTLED, reads, writes
-from tracker.models import Session, ShareLink
+from tracker.api.schema import BAD_QUERY, ERROR, RETRY_AFTER, THROTTLED, reads, writes
+from tracker.models import Circle, Session, ShareLink
 
 # --- Shared plumbing ----------------------------------------------------------------------
 
@@ -225,6 +230,89 @@ class CirclePlayersView(ApiView):
         name = self.valid(io.NameInput).validated_data["name"]
         player = services.player_create(circle=circle, name=name)
         return Response(io.PlayerOut(player).data, status=status.HTTP_201_CREATED)
+
+
+class LeaderboardBase(ApiView):
+    access = {"GET": Access.MEMBER}
+
+    def leaderboard(
+        self, pk: int
+    ) -> tuple[Circle, selectors.Leaderboard, board_io.LeaderboardQuery]:
+        """The circle in reach (404 otherwise), then its leaderboard over `?since=` and
+        `?until=` (400 for a day that is not `YYYY-MM-DD`, or `since` after `until`)."""
+        circle = circle_of(self.caller, pk)
+        query = board_io.LeaderboardQuery(data=self.request.query_params)
+        query.is_valid(raise_exception=True)
+        since, until = query.bounds()
+        return circle, selectors.circle_leaderboard(circle, since=since, until=until), query
+
+
+class CircleLeaderboardView(LeaderboardBase):
+    @reads(
+        board_io.LeaderboardOut,
+        summary="The circle leaderboard: standings summed, skill, head-to-head, charts",
+        description="Every counted deal of the circle's sessions, or those closed from `since` "
+        "to `until` (whole days, both included). `rows` are in leaderboard order: points, "
+        "wins, net, name.",
+        parameters=board_io.LEADERBOARD_PARAMETERS,
+        checks_query=True,
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        _, board, query = self.leaderboard(pk)
+        return Response(board_io.leaderboard_data(board, query))
+
+
+class AnswerWithFirstRenderer(DefaultContentNegotiation):
+    """Whatever `Accept` says (`text/csv`, `?format=`), a refusal is JSON: the view's only
+    renderer. The export itself is a plain HttpResponse that no renderer touches."""
+
+    def select_renderer(
+        self, request: Request, renderers: list[BaseRenderer], format_suffix: str | None = None
+    ) -> tuple[BaseRenderer, str]:
+        return renderers[0], renderers[0].media_type
+
+
+CSV_MEDIA_TYPE = "text/csv"
+
+
+class CircleLeaderboardCsvView(LeaderboardBase):
+    renderer_classes = [JSONRenderer]
+    content_negotiation_class = AnswerWithFirstRenderer
+
+    @extend_schema(
+        summary="The circle leaderboard as CSV",
+        operation_id="circles_leaderboard_csv",
+        description="One row a player in leaderboard order, with a header row: "
+        + ", ".join(selectors.LEADERBOARD_COLUMNS)
+        + ". Refusals are JSON, as everywhere.",
+        parameters=[
+            *board_io.LEADERBOARD_PARAMETERS,
+            OpenApiParameter(
+                "Content-Disposition",
+                {"type": "string", "pattern": r'^attachment; filename="[a-z0-9_-]+\.csv"$'},
+                OpenApiParameter.HEADER,
+                required=True,
+                description='`attachment; filename="<circle-name>-leaderboard.csv"`.',
+                response=[200],
+            ),
+        ],
+        responses={
+            (200, CSV_MEDIA_TYPE): OpenApiResponse(
+                OpenApiTypes.STR, description="The leaderboard as CSV (UTF-8)."
+            ),
+            400: BAD_QUERY,
+            401: ERROR,
+            403: ERROR,
+            404: ERROR,
+        },
+    )
+    def get(self, request: Request, pk: int) -> HttpResponse:
+        circle, board, _ = self.leaderboard(pk)
+        response = HttpResponse(
+            selectors.leaderboard_csv(board), content_type=f"{CSV_MEDIA_TYPE}; charset=utf-8"
+        )
+        response["Content-Disposition"] = f'attachment; filename="{board_io.csv_filename(circle)}"'
+        return response
 
 
 class PlayerDetailView(ApiView):
