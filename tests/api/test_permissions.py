@@ -197,6 +197,12 @@ ENDPOINTS = {
         200,
         403,
     ),
+    "circle leaderboard": Endpoint(
+        "get", lambda w: f"/api/circles/{w.circle}/leaderboard/", None, 200, 404, 403, 403
+    ),
+    "circle leaderboard csv": Endpoint(
+        "get", lambda w: f"/api/circles/{w.circle}/leaderboard.csv", None, 200, 404, 403, 403
+    ),
     "session deals": Endpoint(
         "get", lambda w: f"/api/sessions/{w.session}/deals/", None, 200, 404, 200, 200
     ),
