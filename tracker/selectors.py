@@ -186,7 +186,7 @@ def circle_leaderboard(
     """SPEC 6 circle leaderboard across sessions (optionally a date range of deals closed):
     the standings columns summed, a skill rating, head-to-head records and chart series.
 
-    Queries: players, the seven of the standings, deal finishes, ledger lines.
+    Queries: players and the standings' sums (7), deal finishes, ledger lines: 9.
     """
     deals = Q(session__circle=circle)
     if since is not None:
@@ -281,13 +281,27 @@ LEADERBOARD_COLUMNS = [
 ]
 
 
+def money_text(amount: Decimal) -> str:
+    """Cents when they say it all, else the ledger's third decimal: "2.50", "0.375"."""
+    cents = amount.quantize(Decimal("0.01"))
+    shown = cents if cents == amount else amount.quantize(Decimal("0.001"))
+    return f"{shown + 0:f}"  # + 0 turns -0.00 into 0.00
+
+
 def leaderboard_csv(leaderboard: Leaderboard) -> str:
-    """The leaderboard as CSV, one row a player, in leaderboard order."""
+    """The leaderboard as CSV, one row a player, in leaderboard order; money as the API
+    writes it ("3.00")."""
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(LEADERBOARD_COLUMNS)
     for row in leaderboard.rows:
-        writer.writerow(["" if (v := getattr(row, c)) is None else v for c in LEADERBOARD_COLUMNS])
+        writer.writerow(
+            [
+                "" if value is None else money_text(value) if column == "net" else value
+                for column in LEADERBOARD_COLUMNS
+                for value in [getattr(row, column)]
+            ]
+        )
     return out.getvalue()
 
 

@@ -386,8 +386,8 @@ def test_the_csv_export(api, circle, known):
         "skill",
     ]  # fmt: skip
     json_rows = api.get(url(circle)).json()["rows"]
-    assert rows[1][:8] == ["Alice", "9", "3", "3", "3", "0", "1.00", "3.000"]
-    assert rows[2][:8] == ["Cara", "4", "3", "0", "3", "0", "2.67", "3.000"]
+    assert rows[1][:8] == ["Alice", "9", "3", "3", "3", "0", "1.00", "3.00"]
+    assert rows[2][:8] == ["Cara", "4", "3", "0", "3", "0", "2.67", "3.00"]
     assert [row[0] for row in rows[1:]] == [row["name"] for row in json_rows]
     assert [float(row[12]) for row in rows[1:]] == [row["skill"] for row in json_rows]
 

@@ -55,10 +55,10 @@ def test_leaderboard_csv_has_a_row_per_player(make_session, circle, actor):
     rows = list(csv.DictReader(io.StringIO(leaderboard_csv(circle_leaderboard(circle)))))
 
     assert [(row["name"], row["points"], row["net"]) for row in rows] == [
-        ("Alice", "3", "1.000"),
-        ("Cara", "2", "1.000"),
-        ("Ben", "1", "1.000"),
-        ("Dev", "0", "-3.000"),
+        ("Alice", "3", "1.00"),
+        ("Cara", "2", "1.00"),
+        ("Ben", "1", "1.00"),
+        ("Dev", "0", "-3.00"),
     ]
 
 

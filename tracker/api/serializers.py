@@ -19,7 +19,7 @@ from rest_framework import serializers
 
 import scoring
 from tracker.models import Deal, DealEvent, Session, ShareLink, Tap
-from tracker.selectors import DealDetail, Settlement, StandingRow, TransferView
+from tracker.selectors import DealDetail, Settlement, StandingRow, TransferView, money_text
 
 MAX_ID = 2**63 - 1
 LARGEST_AMOUNT = Decimal(10) ** 17  # what a money column (20 digits, 3 places) holds
@@ -43,11 +43,7 @@ NAME_PATTERN = r"^[^\u0000]*[^\s\u0000][^\u0000]*$"  # something besides spaces
 AMOUNT_PATTERN = r"^0*([1-9][0-9]{0,16}(\.[0-9]{1,3})?|\.([1-9][0-9]{0,2}|0[1-9][0-9]?|00[1-9]))$"
 
 
-def money(amount: Decimal) -> str:
-    """Cents when they say it all, else the ledger's third decimal: "2.50", "0.375"."""
-    cents = amount.quantize(Decimal("0.01"))
-    shown = cents if cents == amount else amount.quantize(Decimal("0.001"))
-    return f"{shown + 0:f}"  # + 0 turns -0.00 into 0.00
+money = money_text  # the API, the CSV export and the pages agree on amounts
 
 
 # --- Fields -----------------------------------------------------------------------------
