@@ -398,3 +398,35 @@ class SeatingForm(TableForm):
         elif action == "down" and index < len(order) - 1:
             order[index + 1], order[index] = order[index], order[index + 1]
         return order
+
+
+class LeaderboardRangeForm(forms.Form):
+    """The leaderboard's date range, from the query string: both days count (inclusive),
+    either may be left out."""
+
+    since = forms.DateField(
+        required=False,
+        label=_("From"),
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+    )
+    until = forms.DateField(
+        required=False,
+        label=_("To"),
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # `<input type="date">` always sends ISO dates, whatever the page's language.
+        for name in ("since", "until"):
+            self.fields[name].input_formats = ["%Y-%m-%d"]
+            self.fields[name].error_messages["invalid"] = _(
+                "Write dates as year-month-day, like 2026-11-30."
+            )
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        since, until = cleaned.get("since"), cleaned.get("until")
+        if since and until and since > until:
+            raise forms.ValidationError(_("The first day is after the last day."))
+        return cleaned

@@ -34,6 +34,16 @@ urlpatterns = [
     path("theme/", views.set_theme, name="set_theme"),
     path("circles/new/", views.circle_new, name="circle_new"),
     path("circles/<int:circle_id>/", views.circle_detail, name="circle"),
+    path(
+        "circles/<int:circle_id>/leaderboard/",
+        views.circle_leaderboard,
+        name="circle_leaderboard",
+    ),
+    path(
+        "circles/<int:circle_id>/leaderboard.csv",
+        views.circle_leaderboard_csv,
+        name="circle_leaderboard_csv",
+    ),
     path("circles/<int:circle_id>/players/", views.player_add, name="player_add"),
     path(
         "circles/<int:circle_id>/players/<int:player_id>/",

@@ -19,6 +19,7 @@ import secrets
 import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import date, datetime, time, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -27,17 +28,28 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import Count, Q
+from django.db.models import Count, Q, Sum
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import formats, timezone
+from django.utils.http import urlencode
+from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 import scoring
 from tracker import forms, selectors, services
-from tracker.models import Circle, Deal, DealEvent, Player, Session, ShareLink, Tap
+from tracker.models import (
+    Circle,
+    Deal,
+    DealEvent,
+    LedgerLine,
+    Player,
+    Session,
+    ShareLink,
+    Tap,
+)
 from tracker.pages.access import (
     Access,
     apply_once,
@@ -58,6 +70,7 @@ from tracker.pages.words import (
     record_label,
 )
 from tracker.services import Actor, ServiceError
+from tracker.templatetags.pages import format_money
 
 # --- Home, accounts, language and theme -------------------------------------------------
 
@@ -1010,3 +1023,277 @@ def share_revoke(request: HttpRequest, access: Access) -> HttpResponse:
     with contextlib.suppress(ServiceError):  # already revoked: gone from the page either way
         services.share_link_revoke(link_id=link.pk, actor=access.actor)
     return redirect(access.url("share"))
+
+
+# --- The circle leaderboard -------------------------------------------------------------
+
+CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 320, 160, 6
+# The chart colours are CSS classes (`.series-0` ... `.series-7` in static/css/app.css, one
+# set a theme); past the eighth player they repeat, dashed.
+SERIES_COLOURS = 8
+
+
+@dataclass
+class LeaderboardLine:
+    rank: int
+    row: selectors.LeaderboardRow
+    # Net per currency, when the sessions of the range play for more than one.
+    nets: list[tuple[str, Decimal]] = field(default_factory=list)
+
+
+@dataclass
+class ChartLine:
+    name: str
+    colour: str  # CSS classes
+    points: str  # SVG polyline points
+    last: str  # the player's total after the last deal, as the legend shows it
+
+
+@dataclass
+class Chart:
+    lines: list[ChartLine]
+    top: str
+    bottom: str
+    zero: float  # y of the zero line
+
+
+@dataclass
+class QuickRange:
+    label: str
+    query: str
+    current: bool
+
+
+@dataclass
+class Rivalry:
+    opponent: str
+    ahead: int
+    behind: int
+
+
+def _range_bounds(form: forms.LeaderboardRangeForm) -> tuple[datetime | None, datetime | None]:
+    """The chosen days as the selector's half-open window: from the start of the first day
+    to the start of the day after the last, in the site's time zone. A form that is not
+    valid is all time."""
+    if not form.is_valid():
+        return None, None
+    since, until = form.cleaned_data["since"], form.cleaned_data["until"]
+    zone = timezone.get_current_timezone()
+    return (
+        datetime.combine(since, time.min, tzinfo=zone) if since else None,
+        # There is no day after 9999-12-31: that far is no bound at all.
+        datetime.combine(until + timedelta(days=1), time.min, tzinfo=zone)
+        if until and until < date.max
+        else None,
+    )
+
+
+def _quick_ranges(form: forms.LeaderboardRangeForm) -> list[QuickRange]:
+    today = timezone.localdate()
+    chosen = (form.cleaned_data["since"], form.cleaned_data["until"]) if form.is_valid() else None
+    ranges = [
+        (_("All time"), None, None),
+        (_("This month"), today.replace(day=1), today),
+        (_("Last 30 days"), today - timedelta(days=29), today),
+    ]
+    return [
+        QuickRange(
+            label=label,
+            query=urlencode({"since": since.isoformat(), "until": until.isoformat()})
+            if since and until
+            else "",
+            current=chosen == (since, until),
+        )
+        for label, since, until in ranges
+    ]
+
+
+def _chart(
+    players: list[selectors.LeaderboardRow],
+    order: list[int],
+    running: dict[int, dict[int, Any]],
+    label: Callable[[Any], str],
+) -> Chart | None:
+    """One polyline a player over every counted deal of the range, in the order the deals
+    closed, starting from 0; a total stays flat through the deals its player sat out.
+    `running` is, per player, their total after each deal they played."""
+    if not order or not players:
+        return None
+    totals: dict[int, list[Any]] = {}
+    for row in players:
+        line: list[Any] = [0]
+        for deal in order:
+            line.append(running.get(row.player, {}).get(deal, line[-1]))
+        totals[row.player] = line
+    values = [value for line in totals.values() for value in line]
+    top, bottom = max(values), min(values)
+    span = (top - bottom) or 1
+    step = (CHART_WIDTH - 2 * CHART_PAD) / len(order)
+    inner = CHART_HEIGHT - 2 * CHART_PAD
+
+    def y(value: Any) -> float:
+        return CHART_PAD + float(top - value) / float(span) * inner
+
+    lines = []
+    for index, row in enumerate(players):
+        colour = f"series-{index % SERIES_COLOURS}"
+        if index >= SERIES_COLOURS:
+            colour += " series--dashed"
+        lines.append(
+            ChartLine(
+                name=row.name,
+                colour=colour,
+                points=" ".join(
+                    f"{CHART_PAD + i * step:.1f},{y(value):.1f}"
+                    for i, value in enumerate(totals[row.player])
+                ),
+                last=label(totals[row.player][-1]),
+            )
+        )
+    return Chart(lines=lines, top=label(top), bottom=label(bottom), zero=round(y(0), 1))
+
+
+def _nets_by_currency(deals: Q) -> dict[str, dict[int, Decimal]]:
+    """Net money per currency and player over the counted deals `deals` selects: two
+    queries (money in, money out), summed in the database."""
+    lines = LedgerLine.objects.filter(deal__in=Deal.objects.filter(deals, selectors.COUNTED))
+    nets: dict[str, dict[int, Decimal]] = {}
+    for side, sign in (("payee_id", 1), ("payer_id", -1)):
+        for total in lines.values("session__currency", side).annotate(amount=Sum("amount")):
+            by_player = nets.setdefault(total["session__currency"], {})
+            by_player[total[side]] = by_player.get(total[side], Decimal(0)) + sign * total["amount"]
+    return nets
+
+
+def _leaderboard_range(
+    request: HttpRequest, circle_id: int
+) -> tuple[Circle, forms.LeaderboardRangeForm, Q]:
+    circle = member_circle(request, circle_id)
+    form = forms.LeaderboardRangeForm(request.GET)
+    since, until = _range_bounds(form)
+    # The same filter on Deal as the selector's.
+    deals = Q(session__circle=circle)
+    if since is not None:
+        deals &= Q(closed_at__gte=since)
+    if until is not None:
+        deals &= Q(closed_at__lt=until)
+    return circle, form, deals
+
+
+@login_required
+def circle_leaderboard(request: HttpRequest, circle_id: int) -> HttpResponse:
+    """SPEC 6 circle leaderboard over a range of days: the standings columns summed, skill,
+    head-to-head for one player, charts of points and money over the deals. Bad dates say
+    so and show all time, with status 400.
+
+    Queries: the session and the account, the circle, the selector's nine (players, six
+    for the standings, deal finishes, ledger lines), the counted deals in closing order,
+    and money in and money out per currency: 15, however many sessions and deals.
+    """
+    circle, form, deals = _leaderboard_range(request, circle_id)
+    since, until = _range_bounds(form)
+    board = selectors.circle_leaderboard(circle, since=since, until=until)
+    order = list(
+        Deal.objects.filter(deals, selectors.COUNTED)
+        .order_by("closed_at", "pk")
+        .values_list("pk", flat=True)
+    )
+    nets = _nets_by_currency(deals)
+    currencies = sorted(nets)
+    # Players with no deal in the range would only be a tail of zeros.
+    rows = [row for row in board.rows if row.deals]
+    lines = [
+        LeaderboardLine(
+            rank=rank,
+            row=row,
+            nets=[(code, nets[code][row.player]) for code in currencies if row.player in nets[code]]
+            if len(currencies) > 1
+            else [],
+        )
+        for rank, row in enumerate(rows, start=1)
+    ]
+
+    names = {row.player: row.name for row in rows}
+    chosen = next(
+        (row.player for row in rows if str(row.player) == request.GET.get("player")), None
+    )
+    if chosen is None and rows:
+        chosen = rows[0].player
+    records = {h.opponent: h for h in board.head_to_head if h.player == chosen}
+    rivalries = [
+        Rivalry(
+            opponent=names[row.player],
+            ahead=records[row.player].ahead,
+            behind=records[row.player].behind,
+        )
+        for row in rows
+        if row.player in records
+    ]
+
+    points: dict[int, dict[int, Any]] = {}
+    money: dict[int, dict[int, Any]] = {}
+    for player, entries in board.series.items():
+        points[player] = {deal: total for deal, total, _net in entries}
+        money[player] = {deal: net for deal, _total, net in entries}
+    currency = currencies[0] if len(currencies) == 1 else ""
+    quick_ranges = _quick_ranges(form)
+    context = {
+        "circle": circle,
+        "form": form,
+        "lines": lines,
+        "currency": currency,
+        "currencies": currencies,
+        "deal_count": len(order),
+        "quick_ranges": quick_ranges,
+        "since": form.cleaned_data["since"] if form.is_valid() else None,
+        "until": form.cleaned_data["until"] if form.is_valid() else None,
+        # A range of the date fields' own: the fields open, the chips show none current.
+        "custom_range": not any(quick.current for quick in quick_ranges),
+        "range_query": urlencode(
+            {
+                name: form.cleaned_data[name].isoformat()
+                for name in ("since", "until")
+                if form.is_valid() and form.cleaned_data[name]
+            }
+        ),
+        "chosen": chosen,
+        "chosen_name": names.get(chosen, "") if chosen else "",
+        "rivalries": rivalries,
+        "points_chart": _chart(rows, order, points, str),
+        "money_chart": _chart(
+            rows,
+            order,
+            money,
+            lambda amount: format_money(Decimal(amount), currency, signed=True),
+        )
+        if currency
+        else None,
+    }
+    status = 200 if form.is_valid() else 400
+    if request.htmx and not request.htmx.history_restore_request:
+        # The head-to-head picker asks for its own section only.
+        return render(request, "circles/_rivals.html", context, status=status)
+    return render(request, "circles/leaderboard.html", context, status=status)
+
+
+@login_required
+def circle_leaderboard_csv(request: HttpRequest, circle_id: int) -> HttpResponse:
+    """The leaderboard of the same range as CSV (`selectors.leaderboard_csv`), to keep."""
+    circle, form, _deals = _leaderboard_range(request, circle_id)
+    if not form.is_valid():
+        return HttpResponse(first_error(form), status=400, content_type="text/plain; charset=utf-8")
+    since, until = _range_bounds(form)
+    board = selectors.circle_leaderboard(circle, since=since, until=until)
+    # `friday-table-leaderboard-from-2025-02-01-to-2025-02-28.csv`: the API's name, and the days.
+    since_day, until_day = form.cleaned_data["since"], form.cleaned_data["until"]
+    days = ""
+    if since_day:
+        days += f"-from-{since_day.isoformat()}"
+    if until_day:
+        days += f"-to-{until_day.isoformat()}"
+    filename = f"{slugify(circle.name) or f'circle-{circle.pk}'}-leaderboard{days}.csv"
+    response = HttpResponse(
+        selectors.leaderboard_csv(board), content_type="text/csv; charset=utf-8"
+    )
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
