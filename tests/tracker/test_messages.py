@@ -23,6 +23,7 @@ SOURCES = [
     *sorted((ROOT / "scoring").glob("*.py")),
     ROOT / "tracker" / "services.py",
     ROOT / "tracker" / "api" / "views.py",
+    ROOT / "tracker" / "api" / "leaderboard.py",
 ]
 PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 

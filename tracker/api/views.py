@@ -9,6 +9,7 @@ from typing import Any
 from django.contrib.auth import authenticate
 from django.core.cache import BaseCache, caches
 from django.http import HttpResponse
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -125,7 +126,7 @@ class ApiView(APIView):
     def valid(self, serializer_class: type[Serializer]) -> Any:
         """The request body, validated; a body that is not a JSON object is refused."""
         if not isinstance(self.request.data, dict):
-            raise ValidationError("The request body must be a JSON object.")
+            raise ValidationError(_("The request body must be a JSON object."))
         serializer = serializer_class(data=self.request.data)
         serializer.is_valid(raise_exception=True)
         return serializer
@@ -168,7 +169,7 @@ class AuthTokenView(APIView):
     )
     def post(self, request: Request) -> Response:
         if not isinstance(request.data, dict):
-            raise ValidationError("The request body must be a JSON object.")
+            raise ValidationError(_("The request body must be a JSON object."))
         credentials = io.TokenInput(data=request.data)
         credentials.is_valid(raise_exception=True)
         user = authenticate(request, **credentials.validated_data)
@@ -176,7 +177,7 @@ class AuthTokenView(APIView):
             raise services.Invalid(
                 gettext_noop("That username and password do not match an account.")
             )
-        token, _ = Token.objects.get_or_create(user=user)
+        token, _created = Token.objects.get_or_create(user=user)
         return Response({"token": token.key})
 
 
