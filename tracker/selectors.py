@@ -162,6 +162,9 @@ class LeaderboardRow(StandingRow):
     skill: float = 0.0
     mu: float = 0.0
     sigma: float = 0.0
+    # `net` adds amounts as they are; sessions may play for different currencies, so this
+    # keeps each currency's net apart (only currencies the player's money moved in).
+    net_by_currency: dict[str, Decimal] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -178,6 +181,10 @@ class Leaderboard:
     head_to_head: list[HeadToHead]
     # Per player, running totals after each counted deal they played: (deal, points, net).
     series: dict[int, list[tuple[int, int, Decimal]]]
+    # The counted deals of the range in the order they closed.
+    deal_order: list[int]
+    # The currencies money moved in over the range; more than one makes `net` a mix.
+    currencies: list[str]
 
 
 def circle_leaderboard(
@@ -186,7 +193,8 @@ def circle_leaderboard(
     """SPEC 6 circle leaderboard across sessions (optionally a date range of deals closed):
     the standings columns summed, a skill rating, head-to-head records and chart series.
 
-    Queries: players and the standings' sums (7), deal finishes, ledger lines: 9.
+    Queries: players and the standings' sums (7), deal finishes, ledger lines, and money
+    in and money out per currency: 11.
     """
     deals = Q(session__circle=circle)
     if since is not None:
@@ -243,6 +251,7 @@ def circle_leaderboard(
             )
             series[player].append((deal_id, *totals[player]))
 
+    nets = _nets_by_currency(LedgerLine.objects.filter(deal__in=counted))
     rows = []
     for row in standings:
         skill = skills.get(row.player)
@@ -252,6 +261,11 @@ def circle_leaderboard(
                 skill=round(skill.ordinal, 2) if skill else 0.0,
                 mu=round(skill.mu, 2) if skill else 0.0,
                 sigma=round(skill.sigma, 2) if skill else 0.0,
+                net_by_currency={
+                    code: by_player[row.player]
+                    for code, by_player in sorted(nets.items())
+                    if row.player in by_player
+                },
             )
         )
     return Leaderboard(
@@ -261,7 +275,23 @@ def circle_leaderboard(
             for (a, b), (ahead, behind) in sorted(pairs.items())
         ],
         series=dict(series),
+        deal_order=list(finishes),
+        currencies=sorted(nets),
     )
+
+
+def _nets_by_currency(lines: QuerySet[LedgerLine]) -> dict[str, dict[int, Decimal]]:
+    """Net money per currency and player over `lines`: two queries (money in, money
+    out), summed in the database."""
+    nets: dict[str, dict[int, Decimal]] = {}
+    for side, sign in (("payee_id", 1), ("payer_id", -1)):
+        for total in lines.values("session__currency", side).annotate(amount=Sum("amount")):
+            by_player = nets.setdefault(total["session__currency"], {})
+            by_player[total[side]] = by_player.get(total[side], Decimal(0)) + sign * total["amount"]
+    return {
+        code: {player: net.quantize(LEDGER_PLACES) for player, net in by_player.items()}
+        for code, by_player in nets.items()
+    }
 
 
 LEADERBOARD_COLUMNS = [
@@ -290,16 +320,27 @@ def money_text(amount: Decimal) -> str:
 
 def leaderboard_csv(leaderboard: Leaderboard) -> str:
     """The leaderboard as CSV, one row a player, in leaderboard order; money as the API
-    writes it ("3.00")."""
+    writes it ("3.00"). When the range mixes currencies, `net` stays empty and a
+    `net <CODE>` column a currency follows."""
+    mixed = leaderboard.currencies if len(leaderboard.currencies) > 1 else []
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(LEADERBOARD_COLUMNS)
+    writer.writerow([*LEADERBOARD_COLUMNS, *(f"net {code}" for code in mixed)])
     for row in leaderboard.rows:
+        values = [
+            "" if value is None else money_text(value) if column == "net" else value
+            for column in LEADERBOARD_COLUMNS
+            for value in [getattr(row, column)]
+        ]
+        if mixed:
+            values[LEADERBOARD_COLUMNS.index("net")] = ""
         writer.writerow(
             [
-                "" if value is None else money_text(value) if column == "net" else value
-                for column in LEADERBOARD_COLUMNS
-                for value in [getattr(row, column)]
+                *values,
+                *(
+                    money_text(row.net_by_currency[code]) if code in row.net_by_currency else ""
+                    for code in mixed
+                ),
             ]
         )
     return out.getvalue()

@@ -28,7 +28,7 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -44,7 +44,6 @@ from tracker.models import (
     Circle,
     Deal,
     DealEvent,
-    LedgerLine,
     Player,
     Session,
     ShareLink,
@@ -1153,31 +1152,10 @@ def _chart(
     return Chart(lines=lines, top=label(top), bottom=label(bottom), zero=round(y(0), 1))
 
 
-def _nets_by_currency(deals: Q) -> dict[str, dict[int, Decimal]]:
-    """Net money per currency and player over the counted deals `deals` selects: two
-    queries (money in, money out), summed in the database."""
-    lines = LedgerLine.objects.filter(deal__in=Deal.objects.filter(deals, selectors.COUNTED))
-    nets: dict[str, dict[int, Decimal]] = {}
-    for side, sign in (("payee_id", 1), ("payer_id", -1)):
-        for total in lines.values("session__currency", side).annotate(amount=Sum("amount")):
-            by_player = nets.setdefault(total["session__currency"], {})
-            by_player[total[side]] = by_player.get(total[side], Decimal(0)) + sign * total["amount"]
-    return nets
-
-
 def _leaderboard_range(
     request: HttpRequest, circle_id: int
-) -> tuple[Circle, forms.LeaderboardRangeForm, Q]:
-    circle = member_circle(request, circle_id)
-    form = forms.LeaderboardRangeForm(request.GET)
-    since, until = _range_bounds(form)
-    # The same filter on Deal as the selector's.
-    deals = Q(session__circle=circle)
-    if since is not None:
-        deals &= Q(closed_at__gte=since)
-    if until is not None:
-        deals &= Q(closed_at__lt=until)
-    return circle, form, deals
+) -> tuple[Circle, forms.LeaderboardRangeForm]:
+    return member_circle(request, circle_id), forms.LeaderboardRangeForm(request.GET)
 
 
 @login_required
@@ -1186,29 +1164,22 @@ def circle_leaderboard(request: HttpRequest, circle_id: int) -> HttpResponse:
     head-to-head for one player, charts of points and money over the deals. Bad dates say
     so and show all time, with status 400.
 
-    Queries: the session and the account, the circle, the selector's nine (players, six
-    for the standings, deal finishes, ledger lines), the counted deals in closing order,
-    and money in and money out per currency: 15, however many sessions and deals.
+    Queries: the session and the account, the circle, the selector's eleven (players, six
+    for the standings, deal finishes, ledger lines, money in and out per currency): 14,
+    however many sessions and deals.
     """
-    circle, form, deals = _leaderboard_range(request, circle_id)
+    circle, form = _leaderboard_range(request, circle_id)
     since, until = _range_bounds(form)
     board = selectors.circle_leaderboard(circle, since=since, until=until)
-    order = list(
-        Deal.objects.filter(deals, selectors.COUNTED)
-        .order_by("closed_at", "pk")
-        .values_list("pk", flat=True)
-    )
-    nets = _nets_by_currency(deals)
-    currencies = sorted(nets)
+    order = board.deal_order
+    currencies = board.currencies
     # Players with no deal in the range would only be a tail of zeros.
     rows = [row for row in board.rows if row.deals]
     lines = [
         LeaderboardLine(
             rank=rank,
             row=row,
-            nets=[(code, nets[code][row.player]) for code in currencies if row.player in nets[code]]
-            if len(currencies) > 1
-            else [],
+            nets=list(row.net_by_currency.items()) if len(currencies) > 1 else [],
         )
         for rank, row in enumerate(rows, start=1)
     ]
@@ -1279,7 +1250,7 @@ def circle_leaderboard(request: HttpRequest, circle_id: int) -> HttpResponse:
 @login_required
 def circle_leaderboard_csv(request: HttpRequest, circle_id: int) -> HttpResponse:
     """The leaderboard of the same range as CSV (`selectors.leaderboard_csv`), to keep."""
-    circle, form, _deals = _leaderboard_range(request, circle_id)
+    circle, form = _leaderboard_range(request, circle_id)
     if not form.is_valid():
         return HttpResponse(first_error(form), status=400, content_type="text/plain; charset=utf-8")
     since, until = _range_bounds(form)

@@ -110,9 +110,10 @@ def test_the_known_circle_sums_both_sessions(api, circle, known):
     assert set(alice) == {
         "player", "name", "points", "deals", "wins", "podiums", "losses", "average_place",
         "net", "twos_beaten_made", "twos_beaten_suffered", "guaransheeds_won",
-        "guaransheeds_lost", "skill", "mu", "sigma",
+        "guaransheeds_lost", "skill", "mu", "sigma", "net_by_currency",
     }  # fmt: skip
     assert (alice["twos_beaten_made"], alice["guaransheeds_lost"]) == (0, 0)
+    assert (body["currencies"], alice["net_by_currency"]) == (["USD"], {"USD": "3.00"})
 
     # Every pair both ways: (ahead, behind) over the three deals.
     assert by_name(body, p) == {
@@ -166,7 +167,7 @@ def test_a_player_without_deals_has_a_row_of_zeros(api, circle, known):
         "player": eve.pk, "name": "Eve", "points": 0, "deals": 0, "wins": 0, "podiums": 0,
         "losses": 0, "average_place": None, "net": "0.00", "twos_beaten_made": 0,
         "twos_beaten_suffered": 0, "guaransheeds_won": 0, "guaransheeds_lost": 0,
-        "skill": 0.0, "mu": 0.0, "sigma": 0.0,
+        "skill": 0.0, "mu": 0.0, "sigma": 0.0, "net_by_currency": {},
     }  # fmt: skip
     assert body["series"][-1] == {"player": eve.pk, "points": [], "net": []}
 
@@ -174,7 +175,14 @@ def test_a_player_without_deals_has_a_row_of_zeros(api, circle, known):
 def test_an_empty_circle_answers_its_players_with_nothing_counted(api, circle):
     body = api.get(url(circle)).json()
 
-    assert body == {"since": None, "until": None, "rows": [], "head_to_head": [], "series": []}
+    assert body == {
+        "since": None,
+        "until": None,
+        "currencies": [],
+        "rows": [],
+        "head_to_head": [],
+        "series": [],
+    }
 
 
 def test_another_circles_deals_never_count(api, circle, known, user, actor):
@@ -456,9 +464,27 @@ def test_leaderboard_query_count_is_constant(
     #   5 money received, 6 money paid, 7 2s beaten made, 8 2s beaten suffered,
     #   9 Guaransheeds,
     # 10 finishing orders of every counted deal (skill, head-to-head, charts),
-    # 11 ledger lines (the money charts)
-    with django_assert_num_queries(11):
+    # 11 ledger lines (the money charts), 12-13 money in and out per currency
+    with django_assert_num_queries(13):
         response = api.get(url(circle, "since=2000-01-01&until=2100-12-31"))
 
     rows = {row["name"]: row for row in response.json()["rows"]}
     assert rows["Alice"]["deals"] == 2 * sessions
+
+
+def test_mixed_currencies_keep_each_net_apart(api, circle, make_session, actor):
+    dollars, p = make_session()
+    play(dollars, p, ["Alice", "Cara", "Ben", "Dev"], actor)  # Dev pays 1.00 USD each
+    dong, _ = make_session(stake="10000", currency="VND")
+    play(dong, p, ["Alice", "Dev", "Cara", "Ben"], actor)  # Ben pays 10,000 VND each
+
+    body = api.get(url(circle)).json()
+    exported = list(csv.reader(io.StringIO(api.get(url(circle, csv=True)).content.decode())))
+
+    assert body["currencies"] == ["USD", "VND"]
+    nets = {row["name"]: row["net_by_currency"] for row in body["rows"]}
+    assert nets["Dev"] == {"USD": "-3.00", "VND": "10000.00"}
+    assert nets["Ben"] == {"USD": "1.00", "VND": "-30000.00"}
+    assert exported[0][-3:] == ["skill", "net USD", "net VND"]
+    dev = next(row for row in exported if row[0] == "Dev")
+    assert (dev[exported[0].index("net")], dev[-2], dev[-1]) == ("", "-3.00", "10000.00")

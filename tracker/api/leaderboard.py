@@ -20,7 +20,7 @@ from rest_framework import serializers
 from rest_framework.fields import empty
 
 from tracker import services
-from tracker.api.serializers import StandingRowOut, money
+from tracker.api.serializers import MoneyField, StandingRowOut, money
 from tracker.models import Circle
 from tracker.selectors import Leaderboard
 
@@ -120,6 +120,12 @@ class LeaderboardRowOut(StandingRowOut):
     )
     mu = serializers.FloatField(help_text="Estimated skill; 0 before the first deal.")
     sigma = serializers.FloatField(help_text="How uncertain mu is; 0 before the first deal.")
+    net_by_currency = serializers.DictField(
+        child=MoneyField(),
+        help_text="Net money per currency the player's money moved in, e.g. "
+        '{"USD": "-3.00", "VND": "10000.00"}. `net` adds the amounts as they are, so when '
+        "`currencies` lists more than one, read this instead.",
+    )
 
 
 class HeadToHeadOut(serializers.Serializer):
@@ -172,6 +178,10 @@ class SeriesOut(serializers.Serializer):
 class LeaderboardOut(serializers.Serializer):
     since = serializers.DateField(allow_null=True, help_text="The first day counted, as asked.")
     until = serializers.DateField(allow_null=True, help_text="The last day counted, as asked.")
+    currencies = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="The currencies money moved in over the range, sorted.",
+    )
     rows = LeaderboardRowOut(many=True, help_text="One a player, in leaderboard order.")
     head_to_head = HeadToHeadOut(many=True)
     series = SeriesOut(many=True, help_text="One a player, in the order of `rows`.")
@@ -188,6 +198,7 @@ def leaderboard_data(board: Leaderboard, query: LeaderboardQuery) -> dict[str, A
     ]
     return {
         **query.echo(),
+        "currencies": board.currencies,
         "rows": LeaderboardRowOut(board.rows, many=True).data,
         "head_to_head": HeadToHeadOut(board.head_to_head, many=True).data,
         "series": series,
