@@ -5,7 +5,8 @@ One view serves a page and, for an htmx request, just its fragment
 (`templates/<page>/_*.html`, included by the page). Writes are POSTs with CSRF; a refusal
 from a service is shown on the page with its message. Templates only render: every
 sentence about the game (who deals, what a deal came to) is put together in
-`tracker.pages.words`, the tap screen's state in `tracker.pages.tap`.
+`tracker.pages.words`, the tap screen's state in `tracker.pages.tap`, the leaderboard's in
+`tracker.pages.leaderboard`.
 
 A session's pages are reached two ways (see `tracker.page_urls`): by a member of its
 circle, or through a share link — a scorer link may tap, a viewer link may only look
@@ -19,7 +20,6 @@ import secrets
 import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime, time, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -33,7 +33,6 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import formats, timezone
-from django.utils.http import urlencode
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -49,6 +48,7 @@ from tracker.models import (
     ShareLink,
     Tap,
 )
+from tracker.pages import leaderboard
 from tracker.pages.access import (
     Access,
     apply_once,
@@ -69,7 +69,6 @@ from tracker.pages.words import (
     record_label,
 )
 from tracker.services import Actor, ServiceError
-from tracker.templatetags.pages import format_money
 
 # --- Home, accounts, language and theme -------------------------------------------------
 
@@ -1026,220 +1025,28 @@ def share_revoke(request: HttpRequest, access: Access) -> HttpResponse:
 
 # --- The circle leaderboard -------------------------------------------------------------
 
-CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 320, 160, 6
-# The chart colours are CSS classes (`.series-0` ... `.series-7` in static/css/app.css, one
-# set a theme); past the eighth player they repeat, dashed.
-SERIES_COLOURS = 8
-
-
-@dataclass
-class LeaderboardLine:
-    rank: int
-    row: selectors.LeaderboardRow
-    # Net per currency, when the sessions of the range play for more than one.
-    nets: list[tuple[str, Decimal]] = field(default_factory=list)
-
-
-@dataclass
-class ChartLine:
-    name: str
-    colour: str  # CSS classes
-    points: str  # SVG polyline points
-    last: str  # the player's total after the last deal, as the legend shows it
-
-
-@dataclass
-class Chart:
-    lines: list[ChartLine]
-    top: str
-    bottom: str
-    zero: float  # y of the zero line
-
-
-@dataclass
-class QuickRange:
-    label: str
-    query: str
-    current: bool
-
-
-@dataclass
-class Rivalry:
-    opponent: str
-    ahead: int
-    behind: int
-
-
-def _range_bounds(form: forms.LeaderboardRangeForm) -> tuple[datetime | None, datetime | None]:
-    """The chosen days as the selector's half-open window: from the start of the first day
-    to the start of the day after the last, in the site's time zone. A form that is not
-    valid is all time."""
-    if not form.is_valid():
-        return None, None
-    since, until = form.cleaned_data["since"], form.cleaned_data["until"]
-    zone = timezone.get_current_timezone()
-    return (
-        datetime.combine(since, time.min, tzinfo=zone) if since else None,
-        # There is no day after 9999-12-31: that far is no bound at all.
-        datetime.combine(until + timedelta(days=1), time.min, tzinfo=zone)
-        if until and until < date.max
-        else None,
-    )
-
-
-def _quick_ranges(form: forms.LeaderboardRangeForm) -> list[QuickRange]:
-    today = timezone.localdate()
-    chosen = (form.cleaned_data["since"], form.cleaned_data["until"]) if form.is_valid() else None
-    ranges = [
-        (_("All time"), None, None),
-        (_("This month"), today.replace(day=1), today),
-        (_("Last 30 days"), today - timedelta(days=29), today),
-    ]
-    return [
-        QuickRange(
-            label=label,
-            query=urlencode({"since": since.isoformat(), "until": until.isoformat()})
-            if since and until
-            else "",
-            current=chosen == (since, until),
-        )
-        for label, since, until in ranges
-    ]
-
-
-def _chart(
-    players: list[selectors.LeaderboardRow],
-    order: list[int],
-    running: dict[int, dict[int, Any]],
-    label: Callable[[Any], str],
-) -> Chart | None:
-    """One polyline a player over every counted deal of the range, in the order the deals
-    closed, starting from 0; a total stays flat through the deals its player sat out.
-    `running` is, per player, their total after each deal they played."""
-    if not order or not players:
-        return None
-    totals: dict[int, list[Any]] = {}
-    for row in players:
-        line: list[Any] = [0]
-        for deal in order:
-            line.append(running.get(row.player, {}).get(deal, line[-1]))
-        totals[row.player] = line
-    values = [value for line in totals.values() for value in line]
-    top, bottom = max(values), min(values)
-    span = (top - bottom) or 1
-    step = (CHART_WIDTH - 2 * CHART_PAD) / len(order)
-    inner = CHART_HEIGHT - 2 * CHART_PAD
-
-    def y(value: Any) -> float:
-        return CHART_PAD + float(top - value) / float(span) * inner
-
-    lines = []
-    for index, row in enumerate(players):
-        colour = f"series-{index % SERIES_COLOURS}"
-        if index >= SERIES_COLOURS:
-            colour += " series--dashed"
-        lines.append(
-            ChartLine(
-                name=row.name,
-                colour=colour,
-                points=" ".join(
-                    f"{CHART_PAD + i * step:.1f},{y(value):.1f}"
-                    for i, value in enumerate(totals[row.player])
-                ),
-                last=label(totals[row.player][-1]),
-            )
-        )
-    return Chart(lines=lines, top=label(top), bottom=label(bottom), zero=round(y(0), 1))
-
 
 def _leaderboard_range(
     request: HttpRequest, circle_id: int
-) -> tuple[Circle, forms.LeaderboardRangeForm]:
-    return member_circle(request, circle_id), forms.LeaderboardRangeForm(request.GET)
+) -> tuple[Circle, forms.LeaderboardRangeForm, selectors.Leaderboard]:
+    circle = member_circle(request, circle_id)
+    form = forms.LeaderboardRangeForm(request.GET)
+    since, until = leaderboard.range_bounds(form)
+    return circle, form, selectors.circle_leaderboard(circle, since=since, until=until)
 
 
 @login_required
 def circle_leaderboard(request: HttpRequest, circle_id: int) -> HttpResponse:
     """SPEC 6 circle leaderboard over a range of days: the standings columns summed, skill,
-    head-to-head for one player, charts of points and money over the deals. Bad dates say
-    so and show all time, with status 400.
+    head-to-head for one player, charts of points and money over the deals
+    (`tracker.pages.leaderboard`). Bad dates say so and show all time, with status 400.
 
     Queries: the session and the account, the circle, the selector's eleven (players, six
     for the standings, deal finishes, ledger lines, money in and out per currency): 14,
     however many sessions and deals.
     """
-    circle, form = _leaderboard_range(request, circle_id)
-    since, until = _range_bounds(form)
-    board = selectors.circle_leaderboard(circle, since=since, until=until)
-    order = board.deal_order
-    currencies = board.currencies
-    # Players with no deal in the range would only be a tail of zeros.
-    rows = [row for row in board.rows if row.deals]
-    lines = [
-        LeaderboardLine(
-            rank=rank,
-            row=row,
-            nets=list(row.net_by_currency.items()) if len(currencies) > 1 else [],
-        )
-        for rank, row in enumerate(rows, start=1)
-    ]
-
-    names = {row.player: row.name for row in rows}
-    chosen = next(
-        (row.player for row in rows if str(row.player) == request.GET.get("player")), None
-    )
-    if chosen is None and rows:
-        chosen = rows[0].player
-    records = {h.opponent: h for h in board.head_to_head if h.player == chosen}
-    rivalries = [
-        Rivalry(
-            opponent=names[row.player],
-            ahead=records[row.player].ahead,
-            behind=records[row.player].behind,
-        )
-        for row in rows
-        if row.player in records
-    ]
-
-    points: dict[int, dict[int, Any]] = {}
-    money: dict[int, dict[int, Any]] = {}
-    for player, entries in board.series.items():
-        points[player] = {deal: total for deal, total, _net in entries}
-        money[player] = {deal: net for deal, _total, net in entries}
-    currency = currencies[0] if len(currencies) == 1 else ""
-    quick_ranges = _quick_ranges(form)
-    context = {
-        "circle": circle,
-        "form": form,
-        "lines": lines,
-        "currency": currency,
-        "currencies": currencies,
-        "deal_count": len(order),
-        "quick_ranges": quick_ranges,
-        "since": form.cleaned_data["since"] if form.is_valid() else None,
-        "until": form.cleaned_data["until"] if form.is_valid() else None,
-        # A range of the date fields' own: the fields open, the chips show none current.
-        "custom_range": not any(quick.current for quick in quick_ranges),
-        "range_query": urlencode(
-            {
-                name: form.cleaned_data[name].isoformat()
-                for name in ("since", "until")
-                if form.is_valid() and form.cleaned_data[name]
-            }
-        ),
-        "chosen": chosen,
-        "chosen_name": names.get(chosen, "") if chosen else "",
-        "rivalries": rivalries,
-        "points_chart": _chart(rows, order, points, str),
-        "money_chart": _chart(
-            rows,
-            order,
-            money,
-            lambda amount: format_money(Decimal(amount), currency, signed=True),
-        )
-        if currency
-        else None,
-    }
+    circle, form, board = _leaderboard_range(request, circle_id)
+    context = leaderboard.leaderboard_context(circle, form, board, request.GET.get("player"))
     status = 200 if form.is_valid() else 400
     if request.htmx and not request.htmx.history_restore_request:
         # The head-to-head picker asks for its own section only.
@@ -1250,11 +1057,9 @@ def circle_leaderboard(request: HttpRequest, circle_id: int) -> HttpResponse:
 @login_required
 def circle_leaderboard_csv(request: HttpRequest, circle_id: int) -> HttpResponse:
     """The leaderboard of the same range as CSV (`selectors.leaderboard_csv`), to keep."""
-    circle, form = _leaderboard_range(request, circle_id)
+    circle, form, board = _leaderboard_range(request, circle_id)
     if not form.is_valid():
         return HttpResponse(first_error(form), status=400, content_type="text/plain; charset=utf-8")
-    since, until = _range_bounds(form)
-    board = selectors.circle_leaderboard(circle, since=since, until=until)
     # `friday-table-leaderboard-from-2025-02-01-to-2025-02-28.csv`: the API's name, and the days.
     since_day, until_day = form.cleaned_data["since"], form.cleaned_data["until"]
     days = ""
