@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
+from typing import Any
 
 from django.db.models import Count, F, Q, QuerySet, Sum
 from django.utils.translation import gettext
@@ -281,17 +282,8 @@ def circle_leaderboard(
 
 
 def _nets_by_currency(lines: QuerySet[LedgerLine]) -> dict[str, dict[int, Decimal]]:
-    """Net money per currency and player over `lines`: two queries (money in, money
-    out), summed in the database."""
-    nets: dict[str, dict[int, Decimal]] = {}
-    for side, sign in (("payee_id", 1), ("payer_id", -1)):
-        for total in lines.values("session__currency", side).annotate(amount=Sum("amount")):
-            by_player = nets.setdefault(total["session__currency"], {})
-            by_player[total[side]] = by_player.get(total[side], Decimal(0)) + sign * total["amount"]
-    return {
-        code: {player: net.quantize(LEDGER_PLACES) for player, net in by_player.items()}
-        for code, by_player in nets.items()
-    }
+    """`_balances` a currency at a time: {currency: {player: net}}."""
+    return _balances_by(lines, "session__currency")
 
 
 LEADERBOARD_COLUMNS = [
@@ -355,13 +347,24 @@ def session_balances(session: Session) -> dict[int, Decimal]:
 
 
 def _balances(lines: QuerySet[LedgerLine]) -> dict[int, Decimal]:
-    balances: dict[int, Decimal] = defaultdict(Decimal)
-    for received in lines.values("payee_id").annotate(total=Sum("amount")):
-        balances[received["payee_id"]] += received["total"]
-    for paid in lines.values("payer_id").annotate(total=Sum("amount")):
-        balances[paid["payer_id"]] -= paid["total"]
+    """Net money per player over `lines`: received − paid."""
+    return _balances_by(lines, None).get(None, {})
+
+
+def _balances_by(lines: QuerySet[LedgerLine], group: str | None) -> dict[Any, dict[int, Decimal]]:
+    """Net money per player over `lines`, apart for each value of the field `group` (all
+    together under None when there is none). Two queries, money in and money out, summed
+    in the database."""
+    fields = [group] if group else []
+    nets: dict[Any, dict[int, Decimal]] = defaultdict(lambda: defaultdict(Decimal))
+    for side, sign in (("payee_id", 1), ("payer_id", -1)):
+        for total in lines.values(*fields, side).annotate(amount=Sum("amount")):
+            nets[total[group] if group else None][total[side]] += sign * total["amount"]
     # The same scale on every database (SQLite's sums drop trailing zeros).
-    return {player: net.quantize(LEDGER_PLACES) for player, net in balances.items()}
+    return {
+        key: {player: net.quantize(LEDGER_PLACES) for player, net in by_player.items()}
+        for key, by_player in nets.items()
+    }
 
 
 @dataclass

@@ -66,6 +66,7 @@ from tracker.pages.words import (
     describe_event,
     finish_line,
     money_lines,
+    not_saved,
     record_label,
 )
 from tracker.services import Actor, ServiceError
@@ -309,7 +310,7 @@ def _table_write(
         return _tap_response(
             request,
             access,
-            message=_("Not saved: %(reason)s") % {"reason": error.message},
+            message=not_saved(error),
             status=error.status,
         )
     if request.htmx:
@@ -504,7 +505,7 @@ def seating(request: HttpRequest, access: Access) -> HttpResponse:
         return _seating_response(
             request,
             access,
-            message=_("Not saved: %(reason)s") % {"reason": error.message},
+            message=not_saved(error),
             status=error.status,
         )
     if request.htmx:
@@ -857,7 +858,7 @@ def deal_add(request: HttpRequest, access: Access, number: int) -> HttpResponse:
     try:
         apply_once(access, data["key"], f"correct:{deal.pk}:{record!r}:{replace}:{reason}", write)
     except ServiceError as error:
-        return refuse(_("Not saved: %(reason)s") % {"reason": error.message}, error.status)
+        return refuse(not_saved(error), error.status)
     return redirect(access.url("deal", number=number))
 
 

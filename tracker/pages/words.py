@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy, ngettext
 import scoring
 from tracker import forms
 from tracker.models import Deal, DealEvent, DealPlayer, LedgerLine, Tap
+from tracker.services import ServiceError
 from tracker.templatetags.pages import format_money, place_label
 
 REASONS = {
@@ -42,6 +43,11 @@ STATUSES = {
 RULE_NAMES = dict(forms.STAKE_RULE_CHOICES)
 FORMAT_NAMES = dict(forms.FORMAT_CHOICES)
 KIND_NAMES = dict(forms.INSTANT_WIN_CHOICES)
+
+
+def not_saved(error: ServiceError) -> str:
+    """A refused write, as the pages say it: "Not saved: Alice is already out (1st)."."""
+    return _("Not saved: %(reason)s") % {"reason": error.message}
 
 
 def _twos(black: int, red: int) -> str:
