@@ -246,7 +246,7 @@ class _Deal:
             return not self.hands_missing()
         return True
 
-    def name(self, player: PlayerId) -> str:
+    def name(self, player: PlayerId) -> str | Text:
         return self.facts.name(player)
 
     def stake(self, rate: Decimal) -> Decimal:
@@ -613,7 +613,7 @@ class _Deal:
                 {"place": ordinal(len(self.order) + 1)},
             )
         if self.rules.needs_hands:
-            missing = ", ".join(self.name(player) for player in self.hands_missing())
+            missing = ", ".join(str(self.name(player)) for player in self.hands_missing())
             return Text(gettext_noop("Waiting for the hands of %(players)s."), {"players": missing})
         return Text(gettext_noop("Waiting for the loser."))
 

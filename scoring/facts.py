@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum
 
-from scoring.text import Text
+from scoring.text import Text, gettext_noop
 
 PlayerId = int
 
@@ -177,9 +177,12 @@ class DealFacts:
     ended: bool = False
     names: Mapping[PlayerId, str] = field(default_factory=dict, compare=False)
 
-    def name(self, player: PlayerId) -> str:
-        """How error messages call a player."""
-        return self.names.get(player, f"Player {player}")
+    def name(self, player: PlayerId) -> str | Text:
+        """How messages call a player: their name, or "Player 7" (translatable) for an id
+        that is not at the table."""
+        if player in self.names:
+            return self.names[player]
+        return Text(gettext_noop("Player %(id)s"), {"id": player})
 
 
 # --- What scoring derives ------------------------------------------------------------

@@ -166,3 +166,17 @@ def said_by(compiled, context, msgid, plural):
     if plural is not None:
         return compiled.ngettext(msgid, plural, 1)
     return compiled.pgettext(context, msgid) if context else compiled.gettext(msgid)
+
+
+@pytest.mark.django_db
+def test_a_player_id_not_at_the_table_is_named_in_the_language_asked_for(user, make_session):
+    api = APIClient()
+    api.force_authenticate(user)
+    session, _players = make_session()
+    url = f"/api/deals/{open_deal(session).pk}/taps/"
+
+    english = api.post(url, {"player": 999999}, format="json", HTTP_ACCEPT_LANGUAGE="en")
+    vietnamese = api.post(url, {"player": 999999}, format="json", HTTP_ACCEPT_LANGUAGE="vi")
+
+    assert english.json()["detail"] == "Player 999999 is not playing this deal."
+    assert vietnamese.json()["detail"] == "Người chơi 999999 không chơi ván này."
