@@ -1,17 +1,8 @@
 """The rules of Tien Len scoring as plain Python: facts in, points, ledgers and
 settlements out. Nothing here imports Django."""
 
-from scoring.deal import (
-    ScoringError,
-    add_record,
-    check_rules,
-    check_stake,
-    decks_for,
-    end_match,
-    max_hand_size,
-    play,
-    podium_size,
-)
+from scoring.deal import add_record, end_match, play
+from scoring.errors import ScoringError
 from scoring.facts import (
     Beater,
     CutupBeaten,
@@ -36,6 +27,15 @@ from scoring.facts import (
     TwoBeaten,
 )
 from scoring.opening import Opening, opening
+from scoring.table import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    check_rules,
+    check_stake,
+    decks_for,
+    max_hand_size,
+    podium_size,
+)
 
 __all__ = [
     "Beater",
@@ -49,6 +49,8 @@ __all__ = [
     "InstantWin",
     "InstantWinKind",
     "LedgerLine",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
     "Opening",
     "Options",
     "PlayerId",
