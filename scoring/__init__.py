@@ -27,6 +27,7 @@ from scoring.facts import (
     TwoBeaten,
 )
 from scoring.opening import Opening, opening
+from scoring.standing import COUNTED_STATUSES, counts
 from scoring.table import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -39,6 +40,7 @@ from scoring.table import (
 
 __all__ = [
     "Beater",
+    "COUNTED_STATUSES",
     "CutupBeaten",
     "DealFacts",
     "DealResult",
@@ -66,6 +68,7 @@ __all__ = [
     "add_record",
     "check_rules",
     "check_stake",
+    "counts",
     "decks_for",
     "end_match",
     "max_hand_size",

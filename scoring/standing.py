@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from decimal import Decimal
 
-from scoring.facts import DealFacts, DealResult, Guaransheed, PlayerId, TwoBeaten
+from scoring.facts import DealFacts, DealResult, DealStatus, Guaransheed, PlayerId, TwoBeaten
 
 
 @dataclass(frozen=True)
@@ -37,14 +37,21 @@ class Tally:
         return any(getattr(self, f.name) for f in fields(self))
 
 
-def counts(result: DealResult) -> bool:
-    """A deal counts once it is filed, or ended after someone went out (SPEC 3.3)."""
-    return result.closed and result.winner is not None
+COUNTED_STATUSES: frozenset[DealStatus] = frozenset({DealStatus.FILED, DealStatus.ENDED})
+"""The statuses a deal can count in the standings with; an open deal never does."""
+
+
+def counts(status: DealStatus, winner: PlayerId | None) -> bool:
+    """A deal counts once it is filed, or ended after someone went out (SPEC 3.3).
+
+    Status and winner, not a whole result, so a stored deal's columns can be asked too.
+    """
+    return status in COUNTED_STATUSES and winner is not None
 
 
 def contribution(facts: DealFacts, result: DealResult) -> dict[PlayerId, Tally]:
     """Each player's share of the deal in the standings; empty while it does not count."""
-    if not counts(result):
+    if not counts(result.status, result.winner):
         return {}
     net = {player: Decimal(0) for player in facts.players}
     for line in result.ledger:

@@ -2,7 +2,19 @@
 
 from decimal import Decimal
 
-from scoring import DealFacts, Options, Rules, Tap, end_match, play
+import pytest
+
+from scoring import (
+    COUNTED_STATUSES,
+    DealFacts,
+    DealStatus,
+    Options,
+    Rules,
+    Tap,
+    counts,
+    end_match,
+    play,
+)
 from scoring.facts import Guaransheed
 from scoring.standing import Tally, change, contribution
 
@@ -43,3 +55,32 @@ def test_change_of_a_corrected_deal_is_the_difference():
     assert (delta[BEN].guaransheeds_won, delta[BEN].wins) == (1, 1)
     assert CARA not in delta or delta[CARA].points == 0
     assert sum((tally.net for tally in delta.values()), Decimal(0)) == 0
+
+
+@pytest.mark.parametrize(
+    ("status", "winner", "expected"),
+    [
+        (DealStatus.OPEN, None, False),
+        (DealStatus.OPEN, ALICE, False),
+        (DealStatus.FILED, ALICE, True),
+        (DealStatus.ENDED, ALICE, True),
+        (DealStatus.ENDED, None, False),
+    ],
+)
+def test_counts_filed_or_ended_with_a_winner(status, winner, expected):
+    assert counts(status, winner) is expected
+
+
+def test_counted_statuses_are_filed_and_ended():
+    assert sorted(COUNTED_STATUSES) == [DealStatus.ENDED, DealStatus.FILED]
+
+
+def test_counts_agrees_with_contribution_for_played_deals():
+    filed = DealFacts(players=TABLE, rules=Rules(), records=(Tap(ALICE), Tap(CARA), Tap(BEN)))
+    opened = DealFacts(players=TABLE, rules=Rules(), records=(Tap(ALICE),))
+    ended_with_a_winner, _ = end_match(opened)
+    ended_empty, _ = end_match(DealFacts(players=TABLE, rules=Rules()))
+
+    for facts in (filed, opened, ended_with_a_winner, ended_empty):
+        result = play(facts)
+        assert counts(result.status, result.winner) is bool(contribution(facts, result))
