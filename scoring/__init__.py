@@ -1,6 +1,7 @@
 """The rules of Tien Len scoring as plain Python: facts in, points, ledgers and
 settlements out. Nothing here imports Django."""
 
+from scoring.corrections import correct
 from scoring.deal import add_record, end_match, play
 from scoring.errors import ScoringError
 from scoring.facts import (
@@ -68,6 +69,7 @@ __all__ = [
     "add_record",
     "check_rules",
     "check_stake",
+    "correct",
     "counts",
     "decks_for",
     "end_match",
