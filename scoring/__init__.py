@@ -1,6 +1,7 @@
 """The rules of Tien Len scoring as plain Python: facts in, points, ledgers and
 settlements out. Nothing here imports Django."""
 
+from scoring.allowed import Allowed, allowed
 from scoring.corrections import correct
 from scoring.deal import add_record, end_match, play
 from scoring.errors import ScoringError
@@ -40,6 +41,7 @@ from scoring.table import (
 )
 
 __all__ = [
+    "Allowed",
     "Beater",
     "COUNTED_STATUSES",
     "CutupBeaten",
@@ -67,6 +69,7 @@ __all__ = [
     "Transfer",
     "TwoBeaten",
     "add_record",
+    "allowed",
     "check_rules",
     "check_stake",
     "correct",
