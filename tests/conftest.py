@@ -43,7 +43,7 @@ def circle(user):
 
 @pytest.fixture
 def actor(user):
-    from tracker.services import Actor
+    from tracker.access import Actor
 
     return Actor(user=user)
 

@@ -2,55 +2,67 @@
 
 A session's pages are mounted twice on the same views: under `/sessions/<id>/` for the
 circle's members (namespace `member`), and under `/s/<token>/` for a share link (namespace
-`link`) — a scorer link may tap, a viewer link may only look. `views.session_page` works
-out which one a request came through.
+`link`) — a scorer link may tap, a viewer link may only look. `tracker.views.doors`
+works out which way a request came in; `tracker.access` what it may do.
 """
 
 from django.urls import include, path
 
-from tracker import views
+from tracker.views import (
+    accounts,
+    circles,
+    deals,
+    home,
+    leaderboard,
+    players,
+    sessions,
+    settle,
+    share,
+    standings,
+    tap,
+)
 
 session_pages = [
-    path("", views.tap_screen, name="tap"),
-    path("tap/", views.tap, name="tap_player"),
-    path("undo/", views.undo, name="undo"),
-    path("event/", views.record_event, name="event"),
-    path("end/", views.end_match, name="end"),
-    path("players/", views.seating, name="seating"),
-    path("standings/", views.standings, name="standings"),
-    path("deals/", views.deal_history, name="deals"),
-    path("deals/<int:number>/", views.deal_detail, name="deal"),
-    path("deals/<int:number>/add/", views.deal_add, name="deal_add"),
-    path("settle/", views.settle_up, name="settle"),
-    path("settle/paid/", views.transfer_paid, name="paid"),
-    path("share/", views.share, name="share"),
-    path("share/revoke/", views.share_revoke, name="share_revoke"),
+    path("", tap.tap_screen_page, name="tap"),
+    path("tap/", tap.tap, name="tap_player"),
+    path("undo/", tap.undo, name="undo"),
+    path("event/", tap.event, name="event"),
+    path("end/", tap.end, name="end"),
+    path("players/", players.players, name="players"),
+    path("standings/", standings.standings, name="standings"),
+    path("deals/", deals.deals, name="deals"),
+    path("deals/<int:number>/", deals.deal, name="deal"),
+    path("deals/<int:number>/add/", deals.deal_add, name="deal_add"),
+    path("settle/", settle.settle, name="settle"),
+    path("settle/paid/", settle.paid, name="paid"),
+    path("share/", share.share, name="share"),
+    path("share/revoke/", share.share_revoke, name="share_revoke"),
 ]
 
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("accounts/signup/", views.sign_up, name="signup"),
+    path("", home.home, name="home"),
+    path("accounts/signup/", accounts.sign_up, name="signup"),
     path("i18n/", include("django.conf.urls.i18n")),
-    path("theme/", views.set_theme, name="set_theme"),
-    path("circles/new/", views.circle_new, name="circle_new"),
-    path("circles/<int:circle_id>/", views.circle_detail, name="circle"),
+    path("theme/", home.set_theme, name="set_theme"),
+    path("circles/new/", circles.circle_new, name="circle_new"),
+    path("circles/<int:circle_id>/", circles.circle_detail, name="circle"),
     path(
         "circles/<int:circle_id>/leaderboard/",
-        views.circle_leaderboard,
+        leaderboard.leaderboard,
         name="circle_leaderboard",
     ),
     path(
         "circles/<int:circle_id>/leaderboard.csv",
-        views.circle_leaderboard_csv,
+        leaderboard.leaderboard_csv,
         name="circle_leaderboard_csv",
     ),
-    path("circles/<int:circle_id>/players/", views.player_add, name="player_add"),
+    path("circles/<int:circle_id>/players/", circles.player_add, name="player_add"),
     path(
         "circles/<int:circle_id>/players/<int:player_id>/",
-        views.player_rename,
+        circles.player_rename,
         name="player_rename",
     ),
-    path("circles/<int:circle_id>/sessions/new/", views.session_new, name="session_new"),
+    path("circles/<int:circle_id>/sessions/new/", sessions.session_new, name="session_new"),
     path("sessions/<int:session_id>/", include((session_pages, "session"), namespace="member")),
     path("s/<str:token>/", include((session_pages, "session"), namespace="link")),
 ]

@@ -26,7 +26,10 @@ def test_auth_token_with_a_wrong_password_is_refused(user):
     response = client_with().post("/api/auth/token/", {"username": "host", "password": "nope"})
 
     assert response.status_code == 400
-    assert response.json() == {"detail": "That username and password do not match an account."}
+    assert response.json() == {
+        "code": "bad_credentials",
+        "detail": "That username and password do not match an account.",
+    }
     assert Token.objects.count() == 0
 
 
@@ -49,10 +52,11 @@ def test_anonymous_gets_401_with_a_sentence(circle):
 
     assert response.status_code == 401
     assert response.json() == {
+        "code": "not_authenticated",
         "detail": (
             "Sign in first: send Authorization: Token <token> (from POST /api/auth/token/), "
             "or Authorization: Share <token> with a share link."
-        )
+        ),
     }
     assert response["WWW-Authenticate"] == "Token"
 
@@ -61,7 +65,7 @@ def test_a_bad_token_is_refused():
     response = client_with("Token 0123456789abcdef").get("/api/circles/")
 
     assert response.status_code == 401
-    assert response.json() == {"detail": "Invalid token."}
+    assert response.json() == {"code": "authentication_failed", "detail": "Invalid token."}
 
 
 def test_session_login_reads_without_csrf(user, circle):
@@ -78,7 +82,10 @@ def test_session_login_writes_need_the_csrf_token(user):
     refused = browser.post("/api/circles/", {"name": "Sunday"})
 
     assert refused.status_code == 403
-    assert refused.json() == {"detail": "CSRF Failed: CSRF cookie not set."}
+    assert refused.json() == {
+        "code": "permission_denied",
+        "detail": "CSRF Failed: CSRF cookie not set.",
+    }
     assert Circle.objects.count() == 0
 
     browser.get("/admin/login/")  # any page that sets the CSRF cookie

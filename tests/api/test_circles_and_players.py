@@ -40,7 +40,7 @@ def test_circle_rename_to_blank_is_refused(api, circle):
     response = api.patch(f"/api/circles/{circle.pk}/", {"name": "   "})
 
     assert response.status_code == 400
-    assert response.json() == {"detail": "The circle needs a name."}
+    assert response.json() == {"code": "invalid", "detail": "The circle needs a name."}
 
 
 def test_player_create_list_and_rename(api, circle):
@@ -65,7 +65,10 @@ def test_player_create_with_a_taken_name_is_a_conflict(api, circle):
     response = api.post(f"/api/circles/{circle.pk}/players/", {"name": "alice"})
 
     assert response.status_code == 409
-    assert response.json() == {"detail": "alice is already a player in Friday table."}
+    assert response.json() == {
+        "code": "conflict",
+        "detail": "alice is already a player in Friday table.",
+    }
     assert Player.objects.count() == 1
 
 
@@ -76,7 +79,10 @@ def test_player_rename_to_a_taken_name_is_a_conflict(api, circle):
     response = api.patch(f"/api/players/{ben['id']}/", {"name": "ALICE"})
 
     assert response.status_code == 409
-    assert response.json() == {"detail": "ALICE is already a player in Friday table."}
+    assert response.json() == {
+        "code": "conflict",
+        "detail": "ALICE is already a player in Friday table.",
+    }
 
 
 def test_circle_of_someone_else_is_not_found(api, stranger):
@@ -90,5 +96,8 @@ def test_circle_of_someone_else_is_not_found(api, stranger):
         api.post(f"/api/circles/{theirs.pk}/players/", {"name": "Intruder"}),
     ):
         assert response.status_code == 404
-        assert response.json() == {"detail": f"There is no circle {theirs.pk}."}
+        assert response.json() == {
+            "code": "not_found",
+            "detail": f"There is no circle {theirs.pk}.",
+        }
     assert Player.objects.count() == 0

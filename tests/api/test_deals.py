@@ -167,7 +167,7 @@ def test_undo_with_nothing_recorded_is_refused(start, api):
     response = api.post(f"/api/deals/{table.deal}/undo/")
 
     assert response.status_code == 400
-    assert response.json() == {"detail": "Nothing to undo on this deal."}
+    assert response.json() == {"code": "nothing_to_undo", "detail": "Nothing to undo on this deal."}
 
 
 def test_events_are_listed_in_the_order_recorded(start, api):
@@ -269,7 +269,7 @@ def test_event_delete_on_an_open_deal_undoes_it(start, api):
     assert DealEvent.objects.get().undone_at is not None
     again = api.delete(f"/api/deals/{deal}/events/{event}/")
     assert again.status_code == 409
-    assert again.json() == {"detail": "That event was already taken back."}
+    assert again.json() == {"code": "event_undone", "detail": "That event was already taken back."}
 
 
 def test_event_delete_on_a_filed_deal_is_a_correction(start, api):
@@ -298,7 +298,7 @@ def test_event_delete_of_an_unknown_event_is_not_found(start, api):
     response = api.delete(f"/api/deals/{table.deal}/events/999/")
 
     assert response.status_code == 404
-    assert response.json() == {"detail": "There is no event 999 on deal 1."}
+    assert response.json() == {"code": "not_found", "detail": "There is no event 999 on deal 1."}
 
 
 def test_end_match_closes_the_deal_with_its_taps_and_ends_the_session(start, api):
@@ -319,7 +319,10 @@ def test_end_match_closes_the_deal_with_its_taps_and_ends_the_session(start, api
     assert api.get(f"/api/sessions/{table.id}/").json()["ended_at"] is not None
     again = api.post(f"/api/deals/{deal}/end/")
     assert again.status_code == 409
-    assert again.json() == {"detail": "This deal was already ended with End match."}
+    assert again.json() == {
+        "code": "deal_closed",
+        "detail": "This deal was already ended with End match.",
+    }
 
 
 def test_correction_reorders_the_taps_and_is_recorded(start, api, user):
@@ -427,7 +430,8 @@ def test_correction_of_an_open_deal_is_a_conflict(start, api):
 
     assert response.status_code == 409
     assert response.json() == {
-        "detail": "This deal is still open: use undo, or record what is missing."
+        "code": "conflict",
+        "detail": "This deal is still open: use undo, or record what is missing.",
     }
 
 
@@ -440,7 +444,8 @@ def test_correction_that_leaves_the_deal_unfinished_is_refused(start, api):
 
     assert response.status_code == 400
     assert response.json() == {
-        "detail": "That correction leaves the deal unfinished: Waiting for 2nd place."
+        "code": "invalid",
+        "detail": "That correction leaves the deal unfinished: Waiting for 2nd place.",
     }
 
 
@@ -452,7 +457,10 @@ def test_unknown_api_address_is_a_json_404(api, path):
 
     assert (response.status_code, response.json()) == (
         404,
-        {"detail": "There is nothing at this address; check the id in the URL."},
+        {
+            "code": "not_found",
+            "detail": "There is nothing at this address; check the id in the URL.",
+        },
     )
 
 

@@ -8,8 +8,9 @@ from django.utils import timezone
 from rest_framework.test import APIRequestFactory
 
 from tests.api.conftest import client_with, db_state
-from tracker.api.idempotency import _fingerprint, idempotency_keys_purge
-from tracker.api.views import AuthTokenView
+from tracker import gate
+from tracker.api.auth import AuthTokenView
+from tracker.gate import idempotency_keys_purge
 from tracker.models import IdempotencyKey, Tap
 
 pytestmark = pytest.mark.django_db
@@ -59,10 +60,11 @@ def test_same_key_with_another_body_is_refused_with_422(start, api):
 
     assert response.status_code == 422
     assert response.json() == {
+        "code": "idempotency_key_reused",
         "detail": (
             "This Idempotency-Key was already used for a different request; "
             "send a new key with a new request."
-        )
+        ),
     }
     assert db_state() == before
 
@@ -86,7 +88,7 @@ def running_key(user, table, name, *, started_at):
     return IdempotencyKey.objects.create(
         scope=f"user:{user.pk}",
         key="tap-1",
-        fingerprint=_fingerprint(request),
+        fingerprint=gate.fingerprint("POST", request.get_full_path(), request.body),
         started_at=started_at,
     )
 
@@ -99,10 +101,11 @@ def test_a_key_still_running_answers_409(start, api, user):
 
     assert response.status_code == 409
     assert response.json() == {
+        "code": "idempotency_key_running",
         "detail": (
             "The first request with this Idempotency-Key is still running; "
             "retry in a moment to get its answer."
-        )
+        ),
     }
     assert Tap.objects.count() == 0
 
@@ -188,7 +191,7 @@ def test_purge_removes_only_keys_older_than_a_day(start, api):
 
 
 def test_every_write_endpoint_takes_the_key():
-    """Each POST, PUT, PATCH and DELETE of the API goes through `idempotent`."""
+    """Each POST, PUT, PATCH and DELETE of the API goes through the write gate (`gated`)."""
     api_patterns = [
         pattern
         for pattern in get_resolver().url_patterns
@@ -200,7 +203,7 @@ def test_every_write_endpoint_takes_the_key():
         for method in ("post", "put", "patch", "delete"):
             if hasattr(view, method) and view is not AuthTokenView:
                 writes[f"{method} {pattern.pattern}"] = getattr(
-                    getattr(view, method), "idempotent", False
+                    getattr(view, method), "gated", False
                 )
 
     assert len(writes) == 17

@@ -302,6 +302,7 @@ def test_both_bad_days_are_named(api, circle):
 
     assert response.status_code == 400
     assert response.json() == {
+        "code": "invalid",
         "detail": "since: Send a day as YYYY-MM-DD, such as 2026-03-31. "
         "until: Send a day as YYYY-MM-DD, such as 2026-03-31.",
         "fields": {
@@ -356,10 +357,11 @@ def test_refusals_are_json_sentences(circle, callers, export):
     viewer = client_with(callers["viewer"]).get(url(circle, csv=export))
     missing = client_with(callers["member"]).get(f"/api/circles/{circle.pk + 99}/leaderboard/")
 
-    assert stranger.json() == {"detail": f"There is no circle {circle.pk}."}
+    assert stranger.json() == {"code": "not_found", "detail": f"There is no circle {circle.pk}."}
     assert viewer["Content-Type"] == "application/json"
     assert viewer.json() == {
-        "detail": "A share link reaches only its own session's scoring; sign in for this."
+        "code": "link_out_of_reach",
+        "detail": "A share link reaches only its own session's scoring; sign in for this.",
     }
     assert missing.status_code == 404
 

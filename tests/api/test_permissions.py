@@ -22,9 +22,9 @@ from rest_framework.authtoken.models import Token
 
 import scoring
 from tests.api.conftest import client_with, db_state
+from tracker.access import Actor
 from tracker.models import Deal
 from tracker.services import (
-    Actor,
     deal_event_record,
     deal_tap,
     session_create,
@@ -120,14 +120,14 @@ def event_on_open_deal(world: World) -> str:
 
     session = Session.objects.get(pk=world.session)
     user = session.created_by
-    deal = deal_event_record(
+    state = deal_event_record(
         deal_id=world.open,
         event=scoring.TwoBeaten(
             by=world.p["Alice"], owner=world.p["Dev"], beaten_with=scoring.Beater.BOMB, red=1
         ),
         actor=Actor(user=user),
     )
-    return f"/api/deals/{deal.pk}/events/{deal.dealevents.get().pk}/"
+    return f"/api/deals/{state.deal.pk}/events/{state.events[0].pk}/"
 
 
 ENDPOINTS = {
@@ -343,7 +343,7 @@ def test_outsiders_see_nothing_of_the_session(world):
     assert client.get("/api/sessions/").json()["results"] == []
     assert client.get("/api/circles/").json() == []
     response = client.get(f"/api/deals/{world.filed}/")
-    assert response.json() == {"detail": f"There is no deal {world.filed}."}
+    assert response.json() == {"code": "not_found", "detail": f"There is no deal {world.filed}."}
 
 
 def test_viewer_write_is_refused_with_a_sentence(world):
@@ -353,7 +353,8 @@ def test_viewer_write_is_refused_with_a_sentence(world):
 
     assert response.status_code == 403
     assert response.json() == {
-        "detail": "A viewer link can only look; a scorer link or an account can record."
+        "code": "viewer_read_only",
+        "detail": "A viewer link can only look; a scorer link or an account can record.",
     }
     assert Deal.objects.get(pk=world.open).last_seq == 0
 
@@ -363,7 +364,8 @@ def test_scorer_link_beyond_its_session_scoring_is_refused_with_a_sentence(world
 
     assert response.status_code == 403
     assert response.json() == {
-        "detail": "A share link reaches only its own session's scoring; sign in for this."
+        "code": "link_out_of_reach",
+        "detail": "A share link reaches only its own session's scoring; sign in for this.",
     }
 
 

@@ -121,7 +121,7 @@ def test_a_page_past_the_end_is_not_found(api, three_sessions):
     response = api.get("/api/sessions/?page=3&page_size=2")
 
     assert response.status_code == 404
-    assert response.json() == {"detail": "There is no page 3 in this list."}
+    assert response.json() == {"code": "not_found", "detail": "There is no page 3 in this list."}
 
 
 def test_every_write_documents_throttling_and_its_idempotency_key(tmp_path):

@@ -120,7 +120,7 @@ def test_session_end_closes_the_open_deal(start, api):
     assert api.get(f"/api/deals/{deal}/").json()["status"] == "ended"
     again = api.post(f"/api/sessions/{table.id}/end/")
     assert again.status_code == 409
-    assert again.json() == {"detail": "This session has already ended."}
+    assert again.json() == {"code": "session_ended", "detail": "This session has already ended."}
 
 
 def test_session_players_reseats_the_empty_open_deal(start, api):
@@ -148,7 +148,8 @@ def test_session_players_refused_once_the_deal_has_started(start, api):
 
     assert response.status_code == 409
     assert response.json() == {
-        "detail": "Players can change only between deals: finish or undo this deal first."
+        "code": "deal_started",
+        "detail": "Players can change only between deals: finish or undo this deal first.",
     }
 
 
@@ -163,5 +164,8 @@ def test_session_of_another_circle_is_not_found(start, stranger_api):
         stranger_api.get(f"/api/sessions/{table.id}/settlement/"),
     ):
         assert response.status_code == 404
-        assert response.json() == {"detail": f"There is no session {table.id}."}
+        assert response.json() == {
+            "code": "not_found",
+            "detail": f"There is no session {table.id}.",
+        }
     assert stranger_api.get("/api/sessions/").json()["results"] == []

@@ -59,10 +59,13 @@ def test_share_link_revoke_stops_it_working(start, api):
     assert ShareLink.objects.get().revoked_at is not None
     refused = phone.get(f"/api/sessions/{table.id}/")
     assert refused.status_code == 401
-    assert refused.json() == {"detail": "This share link was revoked; ask for a new one."}
+    assert refused.json() == {
+        "code": "authentication_failed",
+        "detail": "This share link was revoked; ask for a new one.",
+    }
     again = api.post(f"/api/share-links/{link['id']}/revoke/")
     assert again.status_code == 409
-    assert again.json() == {"detail": "This share link is already revoked."}
+    assert again.json() == {"code": "link_revoked", "detail": "This share link is already revoked."}
 
 
 def test_scorer_link_taps_and_the_tap_is_attributed_to_it(start, api):
@@ -112,13 +115,13 @@ def test_an_unknown_or_malformed_share_token_is_refused(start):
     ):
         response = client_with(header).get(f"/api/sessions/{table.id}/")
         assert response.status_code == 401
-        assert response.json() == {"detail": detail}
+        assert response.json() == {"code": "authentication_failed", "detail": detail}
 
 
 def test_share_link_token_is_compared_in_constant_time(start, api, monkeypatch):
     import secrets
 
-    from tracker.api import authentication
+    from tracker import access
 
     table = start()
     link = api.post(f"/api/sessions/{table.id}/share-links/", {"role": "viewer"}).json()
@@ -129,7 +132,7 @@ def test_share_link_token_is_compared_in_constant_time(start, api, monkeypatch):
         compared.append((a, b))
         return original(a, b)
 
-    monkeypatch.setattr(authentication.secrets, "compare_digest", compare_digest)
+    monkeypatch.setattr(access.secrets, "compare_digest", compare_digest)
 
     client_with(f"Share {link['token']}").get(f"/api/sessions/{table.id}/")
 

@@ -133,7 +133,10 @@ def test_mark_paid_twice_is_a_conflict(start, api):
     response = api.post(f"/api/sessions/{table.id}/settlement/paid/", transfer)
 
     assert response.status_code == 409
-    assert response.json() == {"detail": "That transfer is already marked paid."}
+    assert response.json() == {
+        "code": "already_paid",
+        "detail": "That transfer is already marked paid.",
+    }
     assert Payment.objects.count() == 1
 
 
@@ -148,7 +151,8 @@ def test_mark_paid_of_a_transfer_not_in_the_settlement_is_refused(start, api):
 
     assert response.status_code == 400
     assert response.json() == {
-        "detail": "There is no transfer from Alice to Dev of 1.00 in this session's settlement."
+        "code": "no_such_transfer",
+        "detail": "There is no transfer from Alice to Dev of 1.00 in this session's settlement.",
     }
     assert Payment.objects.count() == 0
 
@@ -164,5 +168,6 @@ def test_mark_unpaid_of_an_unpaid_transfer_is_a_conflict(start, api):
 
     assert response.status_code == 409
     assert response.json() == {
-        "detail": "The transfer from Dev to Alice of 1.00 is not marked paid."
+        "code": "not_paid",
+        "detail": "The transfer from Dev to Alice of 1.00 is not marked paid.",
     }

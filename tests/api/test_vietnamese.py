@@ -29,6 +29,9 @@ def in_each_language(send: Callable[..., Response]) -> tuple[list[dict], dict]:
 
 
 def said(english: list[dict], vietnamese: dict, expected_english: dict, expected: dict) -> None:
+    """The sentences are said in each language; the `code` is the same in all of them."""
+    codes = {answer.pop("code") for answer in [*english, vietnamese]}
+    assert len(codes) == 1
     assert english == [expected_english] * len(ENGLISH)
     assert vietnamese == expected
 

@@ -9,8 +9,9 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from tests.browser.conftest import fits_width, sign_in
+from tracker.access import Actor
 from tracker.models import Deal
-from tracker.services import Actor, deal_tap
+from tracker.services import deal_tap
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -6,7 +6,8 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import sign_in
-from tracker.services import Actor, share_link_create
+from tracker.access import Actor
+from tracker.services import share_link_create
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

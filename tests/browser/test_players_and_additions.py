@@ -6,7 +6,8 @@ from playwright.sync_api import expect
 
 import scoring
 from tests.browser.conftest import fits_width, sign_in
-from tracker.services import Actor, deal_tap, player_create
+from tracker.access import Actor
+from tracker.services import deal_tap, player_create
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -34,5 +34,5 @@ def test_a_lost_answer_shows_not_saved_and_the_retry_applies_once(phone, table_o
     expect(alice.locator(".badge:not(.badge--next)")).to_have_text("1st")
     expect(phone.locator(".alert")).to_have_count(0)  # not "Alice is already out"
     assert Tap.objects.count() == 1
-    assert IdempotencyKey.objects.filter(key__startswith="page:").count() == 1
+    assert IdempotencyKey.objects.count() == 1  # the one key, the tap applied once
     assert "key=" in sent[0]

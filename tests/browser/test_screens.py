@@ -4,7 +4,8 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import fits_width, sign_in
-from tracker.services import Actor, deal_tap, share_link_create
+from tracker.access import Actor
+from tracker.services import deal_tap, share_link_create
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

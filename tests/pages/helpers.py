@@ -1,7 +1,8 @@
 """Small helpers for the page tests."""
 
+from tracker.access import Actor
 from tracker.models import Deal
-from tracker.services import Actor, deal_tap
+from tracker.services import deal_tap
 
 FINISHES = [("Alice", "Cara", "Ben"), ("Dev", "Alice", "Cara"), ("Ben", "Dev", "Alice")]
 

@@ -45,9 +45,9 @@ def test_the_page_offers_what_the_rules_allow(member, make_session, actor):
     sheets = member.get(deal_url(session)).context["sheets"]
 
     assert sheets.cutup_beaten is False
-    assert sheets.guaransheed is False
-    assert sheets.instant_win is False
-    assert sheets.hand is False
+    assert sheets.guaransheed == []
+    assert sheets.instant_win == []
+    assert sheets.hands == []
 
     session, players = make_session(
         options=scoring.Options(penalties=True, guaransheed=True, instant_wins=True)
@@ -57,14 +57,12 @@ def test_the_page_offers_what_the_rules_allow(member, make_session, actor):
     page = member.get(deal_url(session))
 
     sheets = page.context["sheets"]
-    assert (sheets.cutup_beaten, sheets.guaransheed, sheets.instant_win, sheets.hand) == (
-        True,
-        True,
-        True,
-        True,
-    )
+    everyone = ["Alice", "Ben", "Cara", "Dev"]
+    assert sheets.cutup_beaten is True
+    assert [name for _id, name in sheets.guaransheed] == everyone
+    assert [name for _id, name in sheets.instant_win] == everyone
     # Alice, Cara and Ben placed; Dev, untapped, is the loser and the one holding cards.
-    assert [name for _id, name in sheets.holding] == ["Dev"]
+    assert [name for _id, name in sheets.hands] == ["Dev"]
     assert "+ 2 chopped" in page.text
 
 
@@ -229,8 +227,8 @@ def test_saving_a_hand_again_replaces_the_one_recorded(member, make_session, act
             deal_id=deal.pk, event=scoring.Hand(player=players[name].pk, cards=cards), actor=actor
         )
     sheets = member.get(deal_url(session)).context["sheets"]
-    assert [name for _id, name in sheets.holding] == ["Ben", "Cara", "Dev"]
-    assert sheets.hands == ["Ben held 5 cards", "Cara held 11 cards", "Dev held 1 card"]
+    assert [name for _id, name in sheets.hands] == ["Ben", "Cara", "Dev"]
+    assert sheets.known_hands == ["Ben held 5 cards", "Cara held 11 cards", "Dev held 1 card"]
 
     response = add(member, session, type="hand", player=players["Ben"].pk, cards=3)
 
@@ -274,7 +272,7 @@ def test_a_forgotten_guaransheed(member, make_session, actor):
         ("Cara", "Alice", Decimal("1"), "guaransheed_won"),
         ("Dev", "Alice", Decimal("1"), "guaransheed_won"),
     ]
-    assert member.get(deal_url(session)).context["sheets"].guaransheed is False
+    assert member.get(deal_url(session)).context["sheets"].guaransheed == []
 
 
 def test_an_instant_win_replaces_the_finishing_order(member, make_session, actor):

@@ -6,8 +6,9 @@ import pytest
 from django.urls import reverse
 
 from tests.pages.helpers import open_deal, play_deals
+from tracker.access import Actor
 from tracker.models import Correction, Deal, DealPlayer, Tap
-from tracker.services import Actor, circle_create, session_create, share_link_create
+from tracker.services import circle_create, session_create, share_link_create
 
 pytestmark = pytest.mark.django_db
 
@@ -92,7 +93,7 @@ def test_a_players_form_for_a_deal_since_filed_changes_nothing(member, table, ac
     new = open_deal(session)
     seated = list(DealPlayer.objects.filter(deal=new).order_by("seat").values_list("player_id"))
 
-    response = post(member, session, "seating", {"deal": old.pk, "drop": players["Dev"].pk})
+    response = post(member, session, "players", {"deal": old.pk, "drop": players["Dev"].pk})
 
     assert response.status_code == 409
     assert "That form was for another deal; look again." in response.text

@@ -4,8 +4,9 @@ import pytest
 from django.urls import reverse
 
 from tests.pages.helpers import htmx, open_deal, play_deals
+from tracker.access import Actor
 from tracker.models import DealEvent, Session, Tap
-from tracker.services import Actor, share_link_create, share_link_revoke
+from tracker.services import share_link_create, share_link_revoke
 
 pytestmark = pytest.mark.django_db
 
@@ -99,13 +100,16 @@ def test_the_same_key_and_body_is_applied_once(member, table):
     assert Tap.objects.filter(deal=deal).count() == 1
 
 
-def test_the_same_key_with_another_player_is_a_new_tap(member, table):
+def test_the_same_key_with_another_player_says_the_screen_was_stale(member, table):
+    """A screen's key applied once already (its answer lost, say) is out of date: another
+    button of it is refused as such, and the screen shown as it is now."""
     session, players = table
 
     tap(member, session, players["Alice"], key="render-1")
-    tap(member, session, players["Cara"], key="render-1")
+    response = tap(member, session, players["Cara"], key="render-1")
 
-    assert [t.player.name for t in Tap.objects.order_by("seq")] == ["Alice", "Cara"]
+    assert [t.player.name for t in Tap.objects.order_by("seq")] == ["Alice"]
+    assert "This screen was out of date, so nothing was saved" in response.text
 
 
 def test_undo_retried_with_its_key_undoes_once(member, table):
@@ -248,13 +252,13 @@ def test_end_match_asks_first_then_ends_the_session(member, table):
     tap(member, session, players["Alice"])
 
     ask = member.get(url(session, "end"))
-    end = member.post(url(session, "end"))
+    end = member.post(url(session, "end"), {"deal": open_deal(session).pk})
 
     assert ask.status_code == 200
     assert "Yes, end the match" in ask.text
     assert end.status_code == 302
     assert end.url == url(session, "standings")
-    assert Session.objects.get().is_ended
+    assert Session.objects.get().ended_at is not None
     assert member.get(url(session)).context["screen"].mode == "ended"
 
 

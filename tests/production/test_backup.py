@@ -12,6 +12,7 @@ from django.test.utils import CaptureQueriesContext
 
 import scoring
 from tracker import backup
+from tracker.access import Actor
 from tracker.backup import BackupError, export_circle, import_circle
 from tracker.models import (
     Circle,
@@ -27,13 +28,12 @@ from tracker.models import (
     ShareLink,
     Tap,
 )
+from tracker.records import deal_facts
 from tracker.selectors import session_settlement, session_standings
 from tracker.services import (
-    Actor,
     deal_correct,
     deal_end,
     deal_event_record,
-    deal_facts,
     deal_tap,
     deal_undo,
     session_create,
@@ -376,7 +376,7 @@ def test_export_covers_every_field(played_circle):
         for model, row in rows.items()
     }
 
-    assert missing == {model.__name__: [] for model in rows}, "add them to tracker/backup.py"
+    assert missing == {model.__name__: [] for model in rows}, "add them to tracker/backup/"
 
 
 def test_commands_export_and_import_a_file(played_circle, tmp_path, capsys):

@@ -3,7 +3,7 @@
 Each example starts a session under a random valid rule set and sends it up to 40 random
 actions: taps (with Got to Get In and loser taps), 2s and cutups beaten, hands,
 Guaransheeds, instant wins, undo, End match, corrections, event removals and a change of
-players. A refusal (`ServiceError`) is a fine answer. After every action:
+players. A refusal (`Refusal`) is a fine answer. After every action:
 
 (a) every closed deal's stored ledger equals `scoring.play(deal_facts(deal)).ledger`, line
     for line and in order; an open deal has no stored lines;
@@ -29,21 +29,21 @@ from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
 import scoring
+from tracker.access import Actor
+from tracker.errors import Refusal
 from tracker.models import Deal, DealEvent, Session, Tap
+from tracker.records import deal_facts
 from tracker.selectors import session_balances, session_standings, standings_by_aggregate
 from tracker.services import (
-    Actor,
-    ServiceError,
     circle_create,
     deal_correct,
     deal_end,
     deal_event_record,
     deal_event_remove,
-    deal_facts,
     deal_tap,
     deal_undo,
+    players_seat,
     session_create,
-    session_seat,
 )
 
 pytestmark = pytest.mark.django_db
@@ -234,7 +234,7 @@ def act(data: st.DataObject, session: Session, actor: Actor) -> None:
         before = outcome(target)
         try:
             deal_correct(deal_id=target.pk, reason="no change", actor=actor)
-        except ServiceError as refusal:
+        except Refusal as refusal:
             raise AssertionError(
                 f"A correction that changes nothing was refused: {refusal}"
             ) from None
@@ -249,7 +249,7 @@ def act(data: st.DataObject, session: Session, actor: Actor) -> None:
     else:  # seat
         names = data.draw(st.lists(st.sampled_from(NAMES), min_size=2, max_size=6, unique=True))
         note(f"seat {names}")
-        session_seat(session_id=session.pk, players=names, actor=actor)
+        players_seat(session_id=session.pk, players=names, actor=actor)
 
 
 def outcome(deal: Deal) -> tuple:
@@ -324,7 +324,7 @@ def test_random_play_keeps_ledgers_equal_to_the_facts(db, table, data):
         for _ in range(data.draw(st.integers(1, MAX_STEPS), label="steps")):
             try:
                 act(data, session, actor)
-            except ServiceError as refusal:
+            except Refusal as refusal:
                 note(f"  refused: {refusal.message}")
             check_session(session)
         transaction.set_rollback(True)
@@ -341,7 +341,7 @@ def test_undo_after_end_match_and_a_correction_is_refused(make_session, actor):
     deal_end(deal_id=deal.pk, actor=actor)
     deal_correct(deal_id=deal.pk, taps=[p["Alice"].pk, p["Ben"].pk], actor=actor)
 
-    with pytest.raises(ServiceError, match="This session has ended"):
+    with pytest.raises(Refusal, match="This session has ended"):
         deal_undo(deal_id=deal.pk, actor=actor)
 
     check_session(session)

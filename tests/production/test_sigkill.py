@@ -26,7 +26,7 @@ from rest_framework.authtoken.models import Token
 import scoring
 from tests.production.test_serve import GUNICORN, REPO_ROOT, free_port, production_env
 from tracker.models import Deal, LedgerLine, Tap
-from tracker.services import deal_facts
+from tracker.records import deal_facts
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

@@ -28,7 +28,7 @@ def test_example_a_seed_deal(make_session, actor):
     deal = open_deal(session)
 
     for name in ("Alice", "Cara", "Ben"):
-        deal = deal_tap(deal_id=deal.pk, player_id=p[name].pk, actor=actor)
+        deal = deal_tap(deal_id=deal.pk, player_id=p[name].pk, actor=actor).deal
 
     deal.refresh_from_db()
     assert deal.status == "filed"

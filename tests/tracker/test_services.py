@@ -8,11 +8,9 @@ from django.core.management import CommandError, call_command
 from django.db import IntegrityError, transaction
 
 import scoring
+from tracker.errors import Conflict, Invalid, NotFound
 from tracker.models import Correction, Deal, DealEvent, LedgerLine, Session, Tap
 from tracker.services import (
-    Conflict,
-    Invalid,
-    NotFound,
     deal_correct,
     deal_end,
     deal_event_record,
@@ -20,8 +18,8 @@ from tracker.services import (
     deal_tap,
     deal_undo,
     player_create,
+    players_seat,
     session_create,
-    session_seat,
 )
 
 pytestmark = pytest.mark.django_db
@@ -88,7 +86,7 @@ def test_undo_sent_to_empty_next_deal_reaches_back(make_session, actor):
 
     reopened = deal_undo(deal_id=second.pk, actor=actor)
 
-    assert reopened.pk == first.pk
+    assert reopened.deal.pk == first.pk
     assert open_deal(session).pk == first.pk
     assert not Deal.objects.filter(pk=second.pk).exists()
     tap_all(first, p, ["Dev"], actor)  # tap again: a different third
@@ -191,7 +189,10 @@ def test_end_match_on_empty_deal_counts_nowhere(make_session, actor):
     deal_end(deal_id=deal.pk, actor=actor)
 
     deal.refresh_from_db()
-    assert (deal.status, deal.counts) == ("ended", False)
+    assert (deal.status, scoring.counts(scoring.DealStatus(deal.status), deal.winner_id)) == (
+        "ended",
+        False,
+    )
 
 
 def test_correction_recomputes_and_keeps_an_audit_record(make_session, actor):
@@ -283,7 +284,7 @@ def test_players_change_between_deals(make_session, actor):
     deal = open_deal(session)
     tap_all(deal, p, ["Alice", "Cara", "Ben"], actor)
 
-    session_seat(session_id=session.pk, players=["Alice", "Ben", "Cara", "Dev", "Eve"], actor=actor)
+    players_seat(session_id=session.pk, players=["Alice", "Ben", "Cara", "Dev", "Eve"], actor=actor)
 
     following = open_deal(session)
     assert following.deal_players.count() == 5
@@ -295,7 +296,7 @@ def test_players_cannot_change_mid_deal(make_session, actor):
     session, p = make_session()
     tap_all(open_deal(session), p, ["Alice"], actor)
     with pytest.raises(Conflict, match="between deals"):
-        session_seat(session_id=session.pk, players=["Alice", "Ben"], actor=actor)
+        players_seat(session_id=session.pk, players=["Alice", "Ben"], actor=actor)
 
 
 @pytest.mark.parametrize(
@@ -440,7 +441,8 @@ def test_rebuild_standings_names_a_session_that_does_not_exist(make_session):
 
 
 def test_payment_marks_name_the_scorer_link_that_made_them(make_session, actor, user):
-    from tracker.services import Actor, share_link_create, transfer_mark_paid, transfer_mark_unpaid
+    from tracker.access import Actor
+    from tracker.services import share_link_create, transfer_mark_paid, transfer_mark_unpaid
 
     session, p = make_session()
     tap_all(open_deal(session), p, ["Alice", "Cara", "Ben"], actor)  # Dev pays 1.00 each
@@ -457,7 +459,8 @@ def test_payment_marks_name_the_scorer_link_that_made_them(make_session, actor, 
 
 
 def test_an_undo_through_a_scorer_link_names_the_link(make_session, actor):
-    from tracker.services import Actor, share_link_create
+    from tracker.access import Actor
+    from tracker.services import share_link_create
 
     session, p = make_session()
     deal = open_deal(session)

@@ -1,7 +1,8 @@
-"""Every refusal as `{"detail": "<a sentence>"}` with the right status; never a 500 for
-something a client sent.
+"""Every refusal as `{"detail": "<a sentence>", "code": "<stable code>"}` with the right
+status; never a 500 for something a client sent.
 
-- `ServiceError` (the services' refusals) keeps its status and message.
+- A `Refusal` (from access, the write gate or a service) keeps its status, code and
+  message; a throttled write says how long to wait in `Retry-After`.
 - Validation errors become one readable sentence in `detail`, and the field-by-field
   messages in `fields` (`{"stake": ["..."]}`, nested paths joined with dots).
 - A body that is not JSON, or not a JSON object, is a 400 that says so.
@@ -24,7 +25,7 @@ from rest_framework.exceptions import APIException, ParseError, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from tracker.services import ServiceError
+from tracker.errors import Refusal, TooManyWrites
 
 # PostgreSQL refusals that mean "someone else got there first; try again".
 RETRYABLE_SQLSTATES = {
@@ -35,41 +36,37 @@ RETRYABLE_SQLSTATES = {
 TRY_AGAIN = gettext_lazy("Someone else changed this at the same moment; look again and retry.")
 
 
-class KeyReused(APIException):
-    status_code = 422
-    default_detail = gettext_lazy(
-        "This Idempotency-Key was already used for a different request; "
-        "send a new key with a new request."
-    )
-    default_code = "idempotency_key_reused"
-
-
-class StillRunning(APIException):
-    status_code = status.HTTP_409_CONFLICT
-    default_detail = gettext_lazy(
-        "The first request with this Idempotency-Key is still running; "
-        "retry in a moment to get its answer."
-    )
-    default_code = "idempotency_key_running"
-
-
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    if isinstance(exc, ServiceError):
-        return Response({"detail": exc.message}, status=exc.status)
+    if isinstance(exc, Refusal):
+        headers = {"Retry-After": str(exc.wait)} if isinstance(exc, TooManyWrites) else None
+        return Response(
+            {"detail": exc.message, "code": exc.code}, status=exc.status, headers=headers
+        )
     if isinstance(exc, IntegrityError) or (
         isinstance(exc, OperationalError) and _sqlstate(exc) in RETRYABLE_SQLSTATES
     ):
-        return Response({"detail": str(TRY_AGAIN)}, status=status.HTTP_409_CONFLICT)
+        return Response(
+            {"detail": str(TRY_AGAIN), "code": "try_again"}, status=status.HTTP_409_CONFLICT
+        )
     if isinstance(exc, ParseError) and str(exc.detail).startswith("JSON parse error"):
         exc = ParseError(_("The request body is not valid JSON."))
     if isinstance(exc, ValidationError):
         return Response(
-            {"detail": validation_sentence(exc.detail), "fields": _by_path(exc.detail)},
+            {
+                "detail": validation_sentence(exc.detail),
+                "code": "invalid",
+                "fields": _by_path(exc.detail),
+            },
             status=status.HTTP_400_BAD_REQUEST,
         )
     response = drf_exception_handler(exc, context)
-    if response is not None and not isinstance(response.data, dict):
-        response.data = {"detail": str(response.data)}
+    if response is not None:
+        detail = response.data.get("detail") if isinstance(response.data, dict) else None
+        code = exc.default_code if isinstance(exc, APIException) else "error"
+        response.data = {
+            "detail": str(detail if detail is not None else response.data),
+            "code": code,
+        }
     return response
 
 
@@ -110,7 +107,10 @@ def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     """404 for a URL that matches nothing: a JSON sentence under /api/, the page elsewhere."""
     if request.path.startswith("/api/"):
         return JsonResponse(
-            {"detail": _("There is nothing at this address; check the id in the URL.")},
+            {
+                "detail": _("There is nothing at this address; check the id in the URL."),
+                "code": "not_found",
+            },
             status=404,
         )
     return page_not_found(request, exception)

@@ -1,37 +1,45 @@
-"""The circle leaderboard in the API (SPEC 6): its date range, its JSON and its CSV.
+"""The circle leaderboard in the API (SPEC 6): its JSON and its CSV.
 
-`selectors.circle_leaderboard` does the counting; this module reads `since` and `until`
-from the query, turns them into the day range the selector filters on, and says the
-answer in the API's terms (player ids, money as decimal strings).
+`selectors.circle_leaderboard` does the counting over a `selectors.DayRange`, which also
+names the CSV file, exactly as for the page; this module reads `since` and `until` from
+the query and says the answer in the API's terms (player ids, money as decimal strings).
 """
 
 from __future__ import annotations
 
 import re
-from datetime import date, datetime, time, timedelta
+from datetime import date
 from typing import Any
 
-from django.utils import timezone
-from django.utils.text import slugify
+from django.http import HttpResponse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
-from drf_spectacular.utils import OpenApiParameter, extend_schema_field
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+)
 from rest_framework import serializers
 from rest_framework.fields import empty
+from rest_framework.negotiation import DefaultContentNegotiation
+from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
 
-from tracker import services
-from tracker.api.serializers import MoneyField, StandingRowOut, money
+from tracker import selectors
+from tracker.access import Role, access_circle
+from tracker.api.base import ApiView
+from tracker.api.fields import MoneyField, money
+from tracker.api.schema import BAD_QUERY, ERROR, reads
+from tracker.api.serializers import StandingRowOut
 from tracker.models import Circle
-from tracker.selectors import Leaderboard
+from tracker.selectors import DayRange, Leaderboard
 
 # What `DayField` accepts, for the schema: four digits, two, two. Python's own
 # `date.fromisoformat` also takes `20260331` and week dates; the API does not.
 DAY_PATTERN = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
 DAY_SCHEMA = {"type": "string", "format": "date", "pattern": DAY_PATTERN}
-
-SINCE_AFTER_UNTIL = gettext_noop(
-    "since (%(since)s) is after until (%(until)s); send a since on or before the until."
-)
 
 
 @extend_schema_field(DAY_SCHEMA)
@@ -62,21 +70,10 @@ class LeaderboardQuery(serializers.Serializer):
     since = DayField(required=False)
     until = DayField(required=False)
 
-    def bounds(self) -> tuple[datetime | None, datetime | None]:
-        """The range the selector filters on: from 00:00 of `since` (inclusive) to 00:00
-        of the day after `until` (exclusive). The first and last days Python knows mean no
-        bound at all (there is no day after 9999-12-31)."""
+    def days(self) -> DayRange:
+        """The range asked for (a `since` after the `until` is refused there)."""
         data = self.validated_data
-        since, until = data.get("since"), data.get("until")
-        if since is not None and until is not None and since > until:
-            raise services.Invalid(SINCE_AFTER_UNTIL, since=since, until=until)
-        zone = timezone.get_current_timezone()
-        start = end = None
-        if since is not None and since > date.min:
-            start = datetime.combine(since, time.min, tzinfo=zone)
-        if until is not None and until < date.max:
-            end = datetime.combine(until + timedelta(days=1), time.min, tzinfo=zone)
-        return start, end
+        return DayRange(since=data.get("since"), until=data.get("until"))
 
     def echo(self) -> dict[str, str | None]:
         """`since` and `until` as asked, for the answer."""
@@ -205,9 +202,87 @@ def leaderboard_data(board: Leaderboard, query: LeaderboardQuery) -> dict[str, A
     }
 
 
-# --- CSV ----------------------------------------------------------------------------------
+# --- Views ------------------------------------------------------------------------------
 
 
-def csv_filename(circle: Circle) -> str:
-    """`friday-table-leaderboard.csv`; a name with nothing ASCII in it goes by its id."""
-    return f"{slugify(circle.name) or f'circle-{circle.pk}'}-leaderboard.csv"
+class LeaderboardBase(ApiView):
+    need = {"GET": Role.MEMBER}
+
+    def leaderboard(self, pk: int) -> tuple[Circle, DayRange, Leaderboard, LeaderboardQuery]:
+        """The circle in reach (404 otherwise), then its leaderboard over `?since=` and
+        `?until=` (400 for a day that is not `YYYY-MM-DD`, or `since` after `until`)."""
+        circle = access_circle(self.actor, pk)
+        query = LeaderboardQuery(data=self.request.query_params)
+        query.is_valid(raise_exception=True)
+        days = query.days()
+        return circle, days, selectors.circle_leaderboard(circle, days), query
+
+
+class CircleLeaderboardView(LeaderboardBase):
+    @reads(
+        LeaderboardOut,
+        summary="The circle leaderboard: standings summed, skill, head-to-head, charts",
+        description="Every counted deal of the circle's sessions, or those closed from `since` "
+        "to `until` (whole days, both included). `rows` are in leaderboard order: points, "
+        "wins, net, name.",
+        parameters=LEADERBOARD_PARAMETERS,
+        checks_query=True,
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        _circle, _days, board, query = self.leaderboard(pk)
+        return Response(leaderboard_data(board, query))
+
+
+class AnswerWithFirstRenderer(DefaultContentNegotiation):
+    """Whatever `Accept` says (`text/csv`, `?format=`), a refusal is JSON: the view's only
+    renderer. The export itself is a plain HttpResponse that no renderer touches."""
+
+    def select_renderer(
+        self, request: Request, renderers: list[BaseRenderer], format_suffix: str | None = None
+    ) -> tuple[BaseRenderer, str]:
+        return renderers[0], renderers[0].media_type
+
+
+CSV_MEDIA_TYPE = "text/csv"
+
+
+class CircleLeaderboardCsvView(LeaderboardBase):
+    renderer_classes = [JSONRenderer]
+    content_negotiation_class = AnswerWithFirstRenderer
+
+    @extend_schema(
+        summary="The circle leaderboard as CSV",
+        operation_id="circles_leaderboard_csv",
+        description="One row a player in leaderboard order, with a header row: "
+        + ", ".join(selectors.LEADERBOARD_COLUMNS)
+        + ". Refusals are JSON, as everywhere.",
+        parameters=[
+            *LEADERBOARD_PARAMETERS,
+            OpenApiParameter(
+                "Content-Disposition",
+                {"type": "string", "pattern": r'^attachment; filename="[a-z0-9_-]+\.csv"$'},
+                OpenApiParameter.HEADER,
+                required=True,
+                description='`attachment; filename="<circle-name>-leaderboard.csv"`, with '
+                "`-from-<since>` and `-to-<until>` before `.csv` when the range has them "
+                "(the page's download is named the same).",
+                response=[200],
+            ),
+        ],
+        responses={
+            (200, CSV_MEDIA_TYPE): OpenApiResponse(
+                OpenApiTypes.STR, description="The leaderboard as CSV (UTF-8)."
+            ),
+            400: BAD_QUERY,
+            401: ERROR,
+            403: ERROR,
+            404: ERROR,
+        },
+    )
+    def get(self, request: Request, pk: int) -> HttpResponse:
+        circle, days, board, _query = self.leaderboard(pk)
+        response = HttpResponse(
+            selectors.leaderboard_csv(board), content_type=f"{CSV_MEDIA_TYPE}; charset=utf-8"
+        )
+        response["Content-Disposition"] = f'attachment; filename="{days.csv_filename(circle)}"'
+        return response

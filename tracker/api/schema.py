@@ -14,11 +14,13 @@ from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 
 from tracker.api import serializers as io
-from tracker.api.idempotency import HEADER, LONGEST_KEY, REPLAYED_HEADER
+from tracker.api.base import REPLAYED_HEADER
+from tracker.api.fields import NAME_PATTERN
+from tracker.gate import HEADER, LONGEST_KEY
 
 # Text without a null character (DRF refuses one in any CharField).
 TEXT_PATTERN = r"^[^\u0000]*$"
-# Printable ASCII, space to tilde: what `idempotency._check` accepts.
+# Printable ASCII, space to tilde: what `gate.check_key` accepts.
 IDEMPOTENCY_KEY_PATTERN = f"^[ -~]{{1,{LONGEST_KEY}}}$"
 
 IDEMPOTENCY = OpenApiParameter(
@@ -114,7 +116,7 @@ class TextFieldExtension(OpenApiSerializerFieldExtension):
         if field.allow_blank:
             schema["pattern"] = TEXT_PATTERN
         elif field.trim_whitespace:
-            schema["pattern"] = io.NAME_PATTERN
+            schema["pattern"] = NAME_PATTERN
         else:
             schema["pattern"] = r"^[^\u0000]+$"
         return schema

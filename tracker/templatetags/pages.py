@@ -7,6 +7,7 @@ drop ".00" from whole amounts.
 
 from __future__ import annotations
 
+import secrets
 import unicodedata
 from decimal import Decimal
 
@@ -93,3 +94,10 @@ def place(value: int | None) -> str:
 def nfc(value: str) -> str:
     """Composed Unicode: Django spells "Tiếng Việt" with combining accents."""
     return unicodedata.normalize("NFC", str(value))
+
+
+@register.simple_tag
+def write_key() -> SafeString:
+    """`{% write_key %}` in a form that writes: a fresh idempotency key for this render, so
+    the form sent twice (a double tap, a retry after a lost answer) is applied once."""
+    return format_html('<input type="hidden" name="key" value="{}">', secrets.token_hex(16))

@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tracker.api.idempotency import KEEP_FOR, idempotency_keys_purge
+from tracker.gate import KEEP_FOR, idempotency_keys_purge
 
 KEEP_HOURS = int(KEEP_FOR.total_seconds() // 3600)
 

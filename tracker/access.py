@@ -1,0 +1,234 @@
+"""Who may see and do what (SPEC 7): one function per kind of object, used by every door.
+
+The API's permission class and the pages' session decorator both come here, so a rule
+about reach is written once. The shape follows zulip's `access_stream_by_id`: each
+function takes the caller (`Actor`) and an id and returns the object, or raises:
+
+- `NotFound` when the object is outside the caller's reach (another circle, another
+  session), exactly as if it did not exist: the refusal names only the id that was sent;
+- `Forbidden` when the caller can see the session but its role does not allow the action
+  (a viewer link that taps, a link that makes share links).
+
+Callers:
+- a member of a circle (an account) may do everything in their circles;
+- a scorer link may read its session and do what the table does during it: tap, undo,
+  record and remove events, change the players between deals, correct a deal, mark
+  transfers paid, end the match;
+- a viewer link may only read its session.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db.models import QuerySet
+from django.utils.translation import gettext_noop
+
+from tracker.errors import Forbidden, NotFound
+from tracker.models import Circle, Deal, Player, Session, ShareLink
+
+LINK_OUT_OF_REACH = gettext_noop(
+    "A share link reaches only its own session's scoring; sign in for this."
+)
+VIEWER_READ_ONLY = gettext_noop(
+    "A viewer link can only look; a scorer link or an account can record."
+)
+NO_CIRCLE = gettext_noop("There is no circle %(id)s.")
+NO_PLAYER = gettext_noop("There is no player %(id)s.")
+NO_SESSION = gettext_noop("There is no session %(id)s.")
+NO_DEAL = gettext_noop("There is no deal %(id)s.")
+NO_DEAL_HERE = gettext_noop("There is no deal %(id)s in this session.")
+NO_DEAL_NUMBER = gettext_noop("There is no deal %(number)s in this session.")
+NO_SHARE_LINK = gettext_noop("There is no share link %(id)s.")
+NO_LINK = gettext_noop("This share link is not valid.")
+LINK_REVOKED = gettext_noop("This share link was revoked; ask for a new one.")
+
+# What `secrets.token_urlsafe` makes, and no longer than the column: anything else (a NUL
+# byte, a space, a Unicode letter) is no token of ours and never reaches the database.
+TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+class Role(StrEnum):
+    """What a caller may do in a session, from least to most."""
+
+    VIEWER = "viewer"  # look
+    SCORER = "scorer"  # look, and score what happens at the table
+    MEMBER = "member"  # everything: an account of the circle
+
+    def allows(self, needed: Role) -> bool:
+        return _RANK[self] >= _RANK[needed]
+
+
+_RANK = {Role.VIEWER: 0, Role.SCORER: 1, Role.MEMBER: 2}
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who is asking or writing: an account, or a share link passed round the table.
+
+    Every stored write names it: `fields("recorded")` gives `recorded_by` (the account)
+    and `recorded_via` (the link) for a row to store.
+    """
+
+    # The project's user model (no AUTH_USER_MODEL override): what the rows' user
+    # foreign keys hold.
+    user: User | None = None
+    link: ShareLink | None = None
+
+    @property
+    def role(self) -> Role:
+        if self.link is not None:
+            return Role(self.link.role)
+        return Role.MEMBER
+
+    @property
+    def scope(self) -> str:
+        """Whose idempotency keys and write rate these are: the link, or the account."""
+        if self.link is not None:
+            return f"link:{self.link.pk}"
+        return f"user:{self.user.pk if self.user is not None else 0}"
+
+    def fields(self, verb: str) -> dict[str, Any]:
+        """`{"<verb>_by": account, "<verb>_via": link}`, for the row that records it."""
+        return {f"{verb}_by": self.user, f"{verb}_via": self.link}
+
+
+def require(actor: Actor, needed: Role) -> None:
+    """Refuse (403) a caller whose role can never do this, before anything is looked up."""
+    if actor.role.allows(needed):
+        return
+    if needed is Role.MEMBER:
+        raise Forbidden(LINK_OUT_OF_REACH, code="link_out_of_reach")
+    raise Forbidden(VIEWER_READ_ONLY, code="viewer_read_only")
+
+
+# --- Links ------------------------------------------------------------------------------
+
+
+def link_by_token(token: str) -> ShareLink:
+    """The active share link with this token, with its session and circle.
+
+    The link is found by its token, then the two are compared again in constant time, so
+    a near miss takes as long as a far one.
+    """
+    link = None
+    if TOKEN.fullmatch(token):
+        link = ShareLink.objects.select_related("session__circle").filter(token=token).first()
+    if link is None or not secrets.compare_digest(link.token.encode(), token.encode()):
+        raise NotFound(NO_LINK, code="link_not_valid")
+    if link.revoked_at is not None:
+        raise NotFound(LINK_REVOKED, code="link_revoked")
+    return link
+
+
+# --- Circles and players ----------------------------------------------------------------
+
+
+def circles_of(actor: Actor) -> QuerySet[Circle]:
+    """The circles the caller is a member of; a link has none."""
+    if actor.user is None:
+        return Circle.objects.none()
+    return Circle.objects.filter(members=actor.user)
+
+
+def access_circle(actor: Actor, circle_id: int) -> Circle:
+    require(actor, Role.MEMBER)
+    circle = circles_of(actor).filter(pk=circle_id).first()
+    if circle is None:
+        raise NotFound(NO_CIRCLE, id=circle_id)
+    return circle
+
+
+def access_player(actor: Actor, player_id: int, *, circle: Circle | None = None) -> Player:
+    """A player of the caller's circles; with `circle`, of that circle only."""
+    require(actor, Role.MEMBER)
+    players = Player.objects.select_related("circle").filter(
+        pk=player_id, circle__members=actor.user
+    )
+    if circle is not None:
+        players = players.filter(circle=circle)
+    player = players.first()
+    if player is None:
+        raise NotFound(NO_PLAYER, id=player_id)
+    return player
+
+
+# --- Sessions and deals -----------------------------------------------------------------
+
+
+def sessions_of(actor: Actor, queryset: QuerySet[Session] | None = None) -> QuerySet[Session]:
+    """The sessions the caller reaches: its own for a link, its circles' for an account."""
+    sessions = Session.objects.all() if queryset is None else queryset
+    if actor.link is not None:
+        return sessions.filter(pk=actor.link.session_id)
+    return sessions.filter(circle__members=actor.user)
+
+
+def access_session(
+    actor: Actor,
+    session_id: int,
+    *,
+    need: Role = Role.VIEWER,
+    queryset: QuerySet[Session] | None = None,
+) -> Session:
+    """The session, with its circle, if the caller reaches it and may do what `need` says."""
+    require(actor, need)
+    if queryset is None:
+        queryset = Session.objects.select_related("circle")
+    session = sessions_of(actor, queryset).filter(pk=session_id).first()
+    if session is None:
+        raise NotFound(NO_SESSION, id=session_id)
+    return session
+
+
+def access_deal(
+    actor: Actor, deal_id: int, *, need: Role = Role.VIEWER, session: Session | None = None
+) -> Deal:
+    """The deal, with its session, if the caller reaches it; with `session`, only a deal
+    of that session (a page opened for one session writes to that session only)."""
+    require(actor, need)
+    deals = Deal.objects.select_related("session").filter(pk=deal_id)
+    if session is not None:
+        deal = deals.filter(session=session).first()
+        if deal is None:
+            raise NotFound(NO_DEAL_HERE, id=deal_id)
+        deal.session = session
+        return deal
+    if actor.link is not None:
+        deals = deals.filter(session_id=actor.link.session_id)
+    else:
+        deals = deals.filter(session__circle__members=actor.user)
+    deal = deals.first()
+    if deal is None:
+        raise NotFound(NO_DEAL, id=deal_id)
+    return deal
+
+
+def access_deal_numbered(
+    actor: Actor, session: Session, number: int, *, need: Role = Role.VIEWER
+) -> Deal:
+    """Deal `number` of a session the caller already reached (`access_session`)."""
+    require(actor, need)
+    deal = Deal.objects.filter(session=session, number=number).first()
+    if deal is None:
+        raise NotFound(NO_DEAL_NUMBER, number=number)
+    deal.session = session
+    return deal
+
+
+def access_share_link(actor: Actor, link_id: int, *, session: Session | None = None) -> ShareLink:
+    """A share link of a session of the caller's circles (links are the members' to make
+    and revoke); with `session`, of that session only."""
+    require(actor, Role.MEMBER)
+    links = ShareLink.objects.filter(pk=link_id, session__circle__members=actor.user)
+    if session is not None:
+        links = links.filter(session=session)
+    link = links.first()
+    if link is None:
+        raise NotFound(NO_SHARE_LINK, id=link_id)
+    return link

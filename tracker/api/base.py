@@ -1,0 +1,136 @@
+"""What every API view shares: who is calling (`Actor`), what role each method needs,
+the one write gate every write goes through, and strict pages of lists.
+
+Reach and roles are decided in `tracker.access`, throttling and idempotency in
+`tracker.gate`, exactly as for the pages; this module only reads them off a DRF request.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Callable
+from typing import Any, cast
+
+from django.contrib.auth.models import User
+from django.http.request import RawPostDataException
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.exceptions import NotAuthenticated, ValidationError
+from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.permissions import BasePermission
+from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.serializers import Serializer
+from rest_framework.views import APIView
+
+from tracker import gate
+from tracker.access import Actor, Role, require
+from tracker.api.authentication import ShareLinkAuthentication
+from tracker.api.exceptions import api_exception_handler
+from tracker.api.pagination import StrictPagination
+from tracker.api.parsers import JSONBodyParser
+from tracker.models import ShareLink
+
+PARSERS = [JSONBodyParser, FormParser, MultiPartParser]
+REPLAYED_HEADER = "Idempotent-Replayed"
+
+NOT_SIGNED_IN = gettext_lazy(
+    "Sign in first: send Authorization: Token <token> (from POST /api/auth/token/), "
+    "or Authorization: Share <token> with a share link."
+)
+
+
+def actor_of(request: Request) -> Actor | None:
+    """The caller of an API request: a share link, an account, or nobody."""
+    if isinstance(request.auth, ShareLink):
+        return Actor(link=request.auth)
+    if request.user is not None and request.user.is_authenticated:
+        return Actor(user=cast(User, request.user))
+    return None
+
+
+class RolePermission(BasePermission):
+    """Refuse anonymous callers (401), and links on views beyond their role (403)
+    before anything is looked up (`access.require`)."""
+
+    def has_permission(self, request: Request, view: APIView) -> bool:
+        actor = actor_of(request)
+        if actor is None:
+            raise NotAuthenticated(NOT_SIGNED_IN)
+        method = "GET" if request.method in ("HEAD", "OPTIONS") else request.method
+        require(actor, view.need.get(method, Role.MEMBER))  # type: ignore[attr-defined]
+        return True
+
+
+class ApiView(APIView):
+    """Token, share link or session login (CSRF enforced); `need` maps each HTTP method
+    to the least role a caller must have (`tracker.access.Role`)."""
+
+    authentication_classes = [TokenAuthentication, ShareLinkAuthentication, SessionAuthentication]
+    permission_classes = [RolePermission]
+    parser_classes = PARSERS
+    need: dict[str, Role] = {}
+
+    def get_exception_handler(self) -> Any:
+        return api_exception_handler
+
+    @property
+    def actor(self) -> Actor:
+        actor = actor_of(self.request)
+        assert actor is not None  # RolePermission let only known callers in
+        return actor
+
+    def valid(self, serializer_class: type[Serializer]) -> Any:
+        """The request body, validated; a body that is not a JSON object is refused."""
+        if not isinstance(self.request.data, dict):
+            raise ValidationError(_("The request body must be a JSON object."))
+        serializer = serializer_class(data=self.request.data)
+        serializer.is_valid(raise_exception=True)
+        return serializer
+
+    def paginated(self, queryset: Any, serializer_class: type[Serializer]) -> Response:
+        paginator = StrictPagination()
+        page = paginator.paginate_queryset(queryset, self.request, view=self)
+        return paginator.get_paginated_response(serializer_class(page, many=True).data)
+
+
+Handler = Callable[..., Response]
+
+
+def _body(request: Request) -> bytes:
+    try:
+        return request.body
+    except RawPostDataException:  # a multipart body already parsed: hash what it holds
+        return json.dumps(request.data, sort_keys=True, default=str).encode()
+
+
+def _answer(response: Response) -> gate.Answer | None:
+    if not 200 <= response.status_code < 300:
+        return None
+    return gate.Answer(response.status_code, JSONRenderer().render(response.data).decode())
+
+
+def gated(handler: Handler) -> Handler:
+    """A view's write method (post, put, patch, delete) through the one write gate:
+    counted against the caller's write rate, applied once per `Idempotency-Key`."""
+
+    @functools.wraps(handler)
+    def write(view: ApiView, request: Request, *args: Any, **kwargs: Any) -> Response:
+        outcome = gate.write_once(
+            actor=view.actor,
+            key=request.headers.get(gate.HEADER),
+            fingerprint=gate.fingerprint(request.method, request.get_full_path(), _body(request)),
+            work=lambda: handler(view, request, *args, **kwargs),
+            answer=_answer,
+        )
+        if isinstance(outcome, gate.Replay):
+            stored = outcome.answer
+            data = json.loads(stored.body) if stored.body else None
+            return Response(data, status=stored.status, headers={REPLAYED_HEADER: "true"})
+        return outcome
+
+    write.gated = True  # type: ignore[attr-defined]
+    return write

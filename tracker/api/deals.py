@@ -1,0 +1,112 @@
+"""Deals in the API: read one, tap, undo, record and remove events, End match, correct."""
+
+from __future__ import annotations
+
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from tracker import selectors, services
+from tracker.access import Role, access_deal
+from tracker.api import serializers as io
+from tracker.api.base import ApiView, gated
+from tracker.api.events import EventListSchema, EventSchema, event_data, parse_event
+from tracker.api.schema import reads, writes
+from tracker.records import DealState
+
+
+def deal_out(state: DealState, code: int = status.HTTP_200_OK) -> Response:
+    return Response(io.DealOut(state).data, status=code)
+
+
+class DealDetailView(ApiView):
+    need = {"GET": Role.VIEWER}
+
+    @reads(io.DealOut, summary="A deal: taps, events, points and ledger")
+    def get(self, request: Request, pk: int) -> Response:
+        return deal_out(selectors.deal_state(access_deal(self.actor, pk)))
+
+
+class DealTapsView(ApiView):
+    need = {"POST": Role.SCORER}
+
+    @writes(io.TapInput, 201, io.DealOut, summary="A player went out")
+    @gated
+    def post(self, request: Request, pk: int) -> Response:
+        deal = access_deal(self.actor, pk, need=Role.SCORER)
+        tap = self.valid(io.TapInput).validated_data
+        state = services.deal_tap(
+            deal_id=deal.pk,
+            player_id=tap["player"],
+            not_played=tap["not_played"],
+            loser=tap["loser"],
+            actor=self.actor,
+        )
+        return deal_out(state, status.HTTP_201_CREATED)
+
+
+class DealUndoView(ApiView):
+    need = {"POST": Role.SCORER}
+
+    @writes(None, 200, io.DealOut, summary="Take back the last tap or event")
+    @gated
+    def post(self, request: Request, pk: int) -> Response:
+        deal = access_deal(self.actor, pk, need=Role.SCORER)
+        return deal_out(services.deal_undo(deal_id=deal.pk, actor=self.actor))
+
+
+class DealEndView(ApiView):
+    need = {"POST": Role.SCORER}
+
+    @writes(None, 200, io.DealOut, summary="End match: close the deal and the session")
+    @gated
+    def post(self, request: Request, pk: int) -> Response:
+        deal = access_deal(self.actor, pk, need=Role.SCORER)
+        return deal_out(services.deal_end(deal_id=deal.pk, actor=self.actor))
+
+
+class DealEventsView(ApiView):
+    need = {"GET": Role.VIEWER, "POST": Role.SCORER}
+
+    @reads(EventListSchema, summary="The events that stand on a deal")
+    def get(self, request: Request, pk: int) -> Response:
+        events = selectors.deal_events(access_deal(self.actor, pk))
+        return Response([event_data(event) for event in events])
+
+    @writes(EventSchema, 201, io.DealOut, summary="Record an event")
+    @gated
+    def post(self, request: Request, pk: int) -> Response:
+        deal = access_deal(self.actor, pk, need=Role.SCORER)
+        event = parse_event(request.data)
+        state = services.deal_event_record(deal_id=deal.pk, event=event, actor=self.actor)
+        return deal_out(state, status.HTTP_201_CREATED)
+
+
+class DealEventDetailView(ApiView):
+    need = {"DELETE": Role.SCORER}
+
+    @writes(None, 200, io.DealOut, summary="Remove a mistaken event")
+    @gated
+    def delete(self, request: Request, pk: int, event_id: int) -> Response:
+        deal = access_deal(self.actor, pk, need=Role.SCORER)
+        state = services.deal_event_remove(deal_id=deal.pk, event_id=event_id, actor=self.actor)
+        return deal_out(state)
+
+
+class DealCorrectionView(ApiView):
+    need = {"POST": Role.SCORER}
+
+    @writes(io.CorrectionInput, 200, io.DealOut, summary="Correct a filed deal")
+    @gated
+    def post(self, request: Request, pk: int) -> Response:
+        deal = access_deal(self.actor, pk, need=Role.SCORER)
+        correction = self.valid(io.CorrectionInput).validated_data
+        state = services.deal_correct(
+            deal_id=deal.pk,
+            taps=correction.get("taps"),
+            loser=correction["loser"],
+            add_events=correction["add_events"],
+            reason=correction["reason"],
+            actor=self.actor,
+        )
+        return deal_out(state)

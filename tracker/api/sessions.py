@@ -1,0 +1,118 @@
+"""Sessions in the API: start, read, list, seat the players, end; their deals, standings
+and settlement."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_noop
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+import scoring
+from tracker import selectors, services
+from tracker.access import Role, access_session, circles_of, sessions_of
+from tracker.api import serializers as io
+from tracker.api.base import ApiView, gated
+from tracker.api.pagination import StrictPagination
+from tracker.api.schema import reads, writes
+from tracker.errors import Invalid
+from tracker.models import Session
+
+
+def session_out(session: Session, code: int = status.HTTP_200_OK) -> Response:
+    fresh = selectors.session_queryset().get(pk=session.pk)
+    return Response(io.SessionOut(fresh).data, status=code)
+
+
+class SessionListView(ApiView):
+    need = {"GET": Role.VIEWER, "POST": Role.MEMBER}
+    pagination_class = StrictPagination
+
+    @reads(
+        io.SessionOut(many=True),
+        summary="Sessions you can see, newest first",
+        parameters=[io.SessionFilter],
+        checks_query=True,
+    )
+    def get(self, request: Request) -> Response:
+        sessions = sessions_of(self.actor, selectors.session_queryset())
+        query = io.SessionFilter(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        if "circle" in query.validated_data:
+            sessions = sessions.filter(circle_id=query.validated_data["circle"])
+        return self.paginated(sessions.order_by("-started_at", "-id"), io.SessionOut)
+
+    @writes(io.SessionInput, 201, io.SessionOut, summary="Start a session")
+    @gated
+    def post(self, request: Request) -> Response:
+        data = self.valid(io.SessionInput).validated_data
+        circle = circles_of(self.actor).filter(pk=data["circle"]).first()
+        if circle is None:
+            raise Invalid(gettext_noop("There is no circle %(id)s of yours."), id=data["circle"])
+        session = services.session_create(
+            circle=circle,
+            name=data["name"],
+            players=data["players"],
+            format=data["format"],
+            stake_rule=data["stake_rule"],
+            stake=data["stake"],
+            currency=data["currency"],
+            hand_size=data["hand_size"],
+            options=scoring.Options(**data.get("options", {})),
+            actor=self.actor,
+        )
+        return session_out(session, status.HTTP_201_CREATED)
+
+
+class SessionDetailView(ApiView):
+    need = {"GET": Role.VIEWER}
+
+    @reads(io.SessionOut)
+    def get(self, request: Request, pk: int) -> Response:
+        session = access_session(self.actor, pk, queryset=selectors.session_queryset())
+        return Response(io.SessionOut(session).data)
+
+
+class SessionEndView(ApiView):
+    need = {"POST": Role.SCORER}
+
+    @writes(None, 200, io.SessionOut, summary="End the session (End match on its open deal)")
+    @gated
+    def post(self, request: Request, pk: int) -> Response:
+        session = access_session(self.actor, pk, need=Role.SCORER)
+        return session_out(services.session_end(session_id=session.pk, actor=self.actor))
+
+
+class SessionPlayersView(ApiView):
+    need = {"PUT": Role.SCORER}
+
+    @writes(io.SeatingInput, 200, io.SessionOut, summary="Change who sits at the table")
+    @gated
+    def put(self, request: Request, pk: int) -> Response:
+        session = access_session(self.actor, pk, need=Role.SCORER)
+        players = self.valid(io.SeatingInput).validated_data["players"]
+        session = services.players_seat(session_id=session.pk, players=players, actor=self.actor)
+        return session_out(session)
+
+
+class SessionDealsView(ApiView):
+    need = {"GET": Role.VIEWER}
+    pagination_class = StrictPagination
+
+    @reads(
+        io.DealSummaryOut(many=True),
+        summary="The session's deals, newest first",
+        checks_query=True,
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        session = access_session(self.actor, pk)
+        return self.paginated(selectors.session_deals(session), io.DealSummaryOut)
+
+
+class StandingsView(ApiView):
+    need = {"GET": Role.VIEWER}
+
+    @reads(io.StandingsOut, summary="Session standings")
+    def get(self, request: Request, pk: int) -> Response:
+        session = access_session(self.actor, pk)
+        return Response(io.standings_data(selectors.session_standings(session)))

@@ -1,0 +1,44 @@
+"""What SquareScores stores: circles, players, sessions, deals and what happened in them.
+
+Models hold fields, constraints and tiny properties, one module per noun. Every write
+goes through `tracker.services`; the rules live in `scoring`; stored rows become scoring
+facts in `tracker.records`.
+"""
+
+from tracker.models.circles import Circle, Player
+from tracker.models.deals import (
+    LIVE,
+    Correction,
+    Deal,
+    DealEvent,
+    DealPlayer,
+    DealRecord,
+    Tap,
+    counted,
+)
+from tracker.models.fields import MONEY
+from tracker.models.idempotency import IdempotencyKey
+from tracker.models.ledger import LedgerLine, Payment
+from tracker.models.sessions import Seat, Session, ShareLink
+from tracker.models.tallies import StandingTally
+
+__all__ = [
+    "LIVE",
+    "MONEY",
+    "Circle",
+    "Correction",
+    "Deal",
+    "DealEvent",
+    "DealPlayer",
+    "DealRecord",
+    "IdempotencyKey",
+    "LedgerLine",
+    "Payment",
+    "Player",
+    "Seat",
+    "Session",
+    "ShareLink",
+    "StandingTally",
+    "Tap",
+    "counted",
+]

@@ -1,0 +1,138 @@
+"""Deals as the screens and the API read them, each in a fixed number of queries."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Prefetch, QuerySet
+
+import scoring
+from tracker.models import Deal, DealEvent, DealPlayer, LedgerLine, Session, Tap
+from tracker.records import DealState, Row, deal_facts, read_deal_state, seating
+
+
+def deal_state(deal: Deal) -> DealState:
+    """A deal as its screens and the API show it (five queries; see `read_deal_state`)."""
+    return read_deal_state(deal)
+
+
+def deal_events(deal: Deal) -> list[DealEvent]:
+    """The events that stand on a deal, in the order they were recorded."""
+    return list(deal.dealevents.filter(undone_at__isnull=True).order_by("seq"))
+
+
+def session_deals(session: Session) -> QuerySet[Deal]:
+    """The session's deals newest first, each with its players in seat order: a page of
+    them costs two queries."""
+    return session.deals.order_by("-number").prefetch_related(
+        Prefetch("deal_players", queryset=DealPlayer.objects.order_by("seat"))
+    )
+
+
+def session_deal_history(session: Session) -> list[Deal]:
+    """The session's deals newest first, with what the history page shows of each:
+    players (with names), the taps and events that stand, and the ledger.
+
+    Queries: deals, players, taps, events, ledger lines — five, whatever the number of
+    deals. Live taps and events are on `live_taps` and `live_events`.
+    """
+    return list(_with_records(session.deals.order_by("-number")))
+
+
+def open_deal(session: Session) -> Deal | None:
+    """The session's open deal (one query); None once the session has ended."""
+    return session.deals.filter(status=Deal.Status.OPEN).first()
+
+
+@dataclass
+class Table:
+    """What the tap screen shows: the open deal as it stands and what may be recorded on
+    it next; while it is still empty, the deal before it (what it came to, and what Undo
+    would reach back to). No open deal: the session has ended."""
+
+    state: DealState | None
+    allowed: scoring.Allowed | None
+    previous: Deal | None  # prefetched like `session_deal_history`
+
+
+def table(session: Session) -> Table:
+    """The tap screen's data. Queries, whatever the session's length: the open deal with
+    its dealer and leader, then its state (four); while it is empty, the deal before it
+    with its players, taps, events and ledger (five)."""
+    deal = session.deals.filter(status=Deal.Status.OPEN).select_related("dealer", "leader").first()
+    if deal is None:
+        return Table(state=None, allowed=None, previous=None)
+    deal.session = session
+    state = read_deal_state(deal)
+    previous = None
+    if not state.facts.records and deal.number > 1:
+        previous = _with_records(session.deals.filter(number=deal.number - 1)).first()
+    return Table(state=state, allowed=scoring.allowed(state.facts), previous=previous)
+
+
+def _with_records(deals: QuerySet[Deal]) -> QuerySet[Deal]:
+    return deals.prefetch_related(
+        Prefetch(
+            "deal_players",
+            queryset=DealPlayer.objects.select_related("player").order_by("seat"),
+        ),
+        Prefetch(
+            "taps",
+            queryset=Tap.objects.filter(undone_at__isnull=True).order_by("seq"),
+            to_attr="live_taps",
+        ),
+        Prefetch(
+            "dealevents",
+            queryset=DealEvent.objects.filter(undone_at__isnull=True).order_by("seq"),
+            to_attr="live_events",
+        ),
+        Prefetch("ledger_lines", queryset=LedgerLine.objects.order_by("position")),
+    )
+
+
+@dataclass
+class DealPage:
+    """One deal in full, as its page shows it: every tap and event (undone ones too), the
+    facts that stand, the ledger, the corrections, and what a correction may add."""
+
+    deal: Deal
+    players: list[DealPlayer]
+    taps: list[Tap]  # all, in order
+    events: list[DealEvent]  # all, in order
+    ledger: list[LedgerLine]
+    corrections: list[object]
+    allowed: scoring.Allowed
+
+    @property
+    def names(self) -> dict[int, str]:
+        return {dp.player_id: dp.player.name for dp in self.players}
+
+    @property
+    def live_taps(self) -> list[Tap]:
+        return [tap for tap in self.taps if tap.undone_at is None]
+
+    @property
+    def live_events(self) -> list[DealEvent]:
+        return [event for event in self.events if event.undone_at is None]
+
+
+def deal_page(deal: Deal) -> DealPage:
+    """Deal `deal` (its session loaded) as its page shows it.
+
+    Queries: players, taps and their not-played marks, events, ledger, corrections with
+    who made them: six, whatever the session's length.
+    """
+    players = seating(deal)
+    taps = list(deal.taps.order_by("seq").prefetch_related("not_played"))
+    events = list(deal.dealevents.order_by("seq"))
+    rows: list[Row] = [*taps, *events]
+    live = sorted((row for row in rows if row.undone_at is None), key=lambda row: row.seq)
+    return DealPage(
+        deal=deal,
+        players=players,
+        taps=taps,
+        events=events,
+        ledger=list(deal.ledger_lines.order_by("position")),
+        corrections=list(deal.corrections.select_related("made_by")),
+        allowed=scoring.allowed(deal_facts(deal, live, players)),
+    )

@@ -1,0 +1,45 @@
+"""Every write SquareScores makes: one function per action, `<noun>_<verb>`, keyword-only,
+each one transaction, one module per noun (re-exported here).
+
+A service locks what it changes (`locks`), asks `scoring` whether the change is allowed
+and what it comes to, stores the answer, and names who did it (`Actor`). Refusals raise
+a `tracker.errors.Refusal` carrying the HTTP status, a stable code and a sentence for the
+person; nothing is written when one is raised.
+"""
+
+from tracker.services.circles import circle_create, circle_rename
+from tracker.services.corrections import deal_correct
+from tracker.services.deals import (
+    deal_end,
+    deal_event_record,
+    deal_event_remove,
+    deal_tap,
+    deal_undo,
+)
+from tracker.services.payments import transfer_mark_paid, transfer_mark_unpaid
+from tracker.services.players import player_create, player_rename, players_change, players_seat
+from tracker.services.sessions import session_create, session_end
+from tracker.services.share_links import share_link_create, share_link_revoke
+from tracker.services.tallies import session_tallies_rebuild
+
+__all__ = [
+    "circle_create",
+    "circle_rename",
+    "deal_correct",
+    "deal_end",
+    "deal_event_record",
+    "deal_event_remove",
+    "deal_tap",
+    "deal_undo",
+    "player_create",
+    "player_rename",
+    "players_change",
+    "players_seat",
+    "session_create",
+    "session_end",
+    "session_tallies_rebuild",
+    "share_link_create",
+    "share_link_revoke",
+    "transfer_mark_paid",
+    "transfer_mark_unpaid",
+]

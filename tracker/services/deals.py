@@ -1,0 +1,237 @@
+"""Recording on a deal: taps, events, undo, End match, taking an event back.
+
+Each function is one transaction and returns the deal as it now stands (`DealState`).
+A tap and an event lock the deal row only; undo, End match and removals first lock the
+session row (see `tracker.services.locks`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.db import IntegrityError, transaction
+from django.db.models import prefetch_related_objects
+from django.utils import timezone
+from django.utils.translation import gettext_noop
+
+import scoring
+from tracker.access import Actor
+from tracker.errors import Conflict, Invalid, NotFound, refused_by_rules
+from tracker.models import Deal, DealEvent, Tap
+from tracker.records import (
+    DealState,
+    deal_facts,
+    deal_state,
+    live_records,
+    read_deal_state,
+    seating,
+)
+from tracker.services.corrections import deal_correct
+from tracker.services.locks import lock_session_of_deal, locked_deal
+from tracker.services.results import save_records, store_result
+
+ENDED = gettext_noop("This deal was ended with End match.")
+FILED = gettext_noop("This deal is already filed; correct it instead.")
+RACE = gettext_noop("Someone else just recorded on this deal; look again and retry.")
+NOTHING_TO_UNDO = gettext_noop("Nothing to undo on this deal.")
+
+
+def _record(*, deal_id: int, record: scoring.Record, actor: Actor) -> DealState:
+    """Record one tap or event on an open deal; the caller's transaction holds the lock
+    this takes on the deal row."""
+    deal = locked_deal(deal_id)
+    if deal.status == Deal.Status.ENDED:
+        raise Conflict(ENDED, code="deal_ended")
+    if deal.status == Deal.Status.FILED:
+        raise Conflict(FILED, code="deal_filed")
+    deal_players = seating(deal)
+    rows = live_records(deal)
+    try:
+        facts, result = scoring.add_record(deal_facts(deal, rows, deal_players), record)
+    except scoring.ScoringError as error:
+        raise refused_by_rules(error) from None
+    try:
+        with transaction.atomic():
+            saved = save_records(deal, [record], result, actor)
+            following = store_result(deal, facts, result, before=None)  # counts nowhere yet
+    except IntegrityError:
+        # The constraints are the last line; the row lock makes this unreachable in
+        # practice, but a race must never become a 500 or a double filing.
+        raise Conflict(RACE) from None
+    prefetch_related_objects([row for row in saved if isinstance(row, Tap)], "not_played")
+    for deal_player in deal_players:  # as store_result just wrote them
+        deal_player.place = result.places.get(deal_player.player_id)
+        deal_player.points = result.points.get(deal_player.player_id, 0)
+    return deal_state(
+        deal,
+        rows=[*rows, *saved],
+        deal_players=deal_players,
+        facts=facts,
+        result=result,
+        next_deal=following.pk if following is not None else None,
+    )
+
+
+@transaction.atomic
+def deal_tap(
+    *,
+    deal_id: int,
+    player_id: int,
+    not_played: Sequence[int] = (),
+    loser: bool = False,
+    actor: Actor,
+) -> DealState:
+    """A player went out (or, with `loser`, is the one left holding cards)."""
+    # Sorted as a stored tap replays them, so the answer and every later read agree.
+    record = scoring.Tap(player=player_id, not_played=tuple(sorted(not_played)), loser=loser)
+    return _record(deal_id=deal_id, record=record, actor=actor)
+
+
+@transaction.atomic
+def deal_event_record(*, deal_id: int, event: scoring.Record, actor: Actor) -> DealState:
+    """Record something that costs money: a 2 beaten, a hand, a Guaransheed...
+
+    A hand sent for a deal already filed is a correction that adds it (SPEC 4).
+    """
+    if isinstance(event, scoring.Tap):
+        raise Invalid(gettext_noop("Taps are recorded with deal_tap."))
+    deal = Deal.objects.filter(pk=deal_id).only("status").first()
+    if deal is not None and deal.status == Deal.Status.FILED and isinstance(event, scoring.Hand):
+        return deal_correct(
+            deal_id=deal_id, add_events=[event], reason="Hand recorded after filing", actor=actor
+        )
+    return _record(deal_id=deal_id, record=event, actor=actor)
+
+
+@transaction.atomic
+def deal_undo(*, deal_id: int, actor: Actor) -> DealState:
+    """Take back the last tap or event (SPEC 3.4), keeping it as history.
+
+    Undoing the record that filed a deal re-opens it and removes the empty next deal;
+    undo sent to that empty next deal reaches back the same way.
+    """
+    session = lock_session_of_deal(deal_id)
+    deal = locked_deal(deal_id)
+    if deal.status == Deal.Status.ENDED:
+        raise Conflict(
+            gettext_noop("This deal was ended with End match; correct it instead."),
+            code="deal_ended",
+        )
+    if session.ended_at is not None:
+        # A correction can file the deal End match closed; undo must not re-open it.
+        raise Conflict(
+            gettext_noop("This session has ended; correct the deal instead."),
+            code="session_ended",
+        )
+    rows = live_records(deal)
+    if deal.is_open and not rows:
+        previous = (
+            Deal.objects.select_for_update(of=("self",))
+            .select_related("session")
+            .filter(session_id=deal.session_id, number=deal.number - 1)
+            .first()
+        )
+        if previous is None or previous.status != Deal.Status.FILED:
+            raise Invalid(NOTHING_TO_UNDO, code="nothing_to_undo")
+        deal, rows = previous, live_records(previous)
+    last = rows[-1]
+    before = _facts_and_result(deal, rows) if not deal.is_open else None
+    facts, result = _facts_and_result(deal, rows[:-1])
+    if deal.status == Deal.Status.FILED and not result.closed:
+        _withdraw_next_deal(deal)
+    last.undone_at = timezone.now()
+    last.undone_by, last.undone_via = actor.user, actor.link
+    last.save(update_fields=["undone_at", "undone_by", "undone_via"])
+    store_result(deal, facts, result, before=before)
+    return read_deal_state(deal)
+
+
+def _facts_and_result(
+    deal: Deal, rows: Sequence[Tap | DealEvent]
+) -> tuple[scoring.DealFacts, scoring.DealResult]:
+    facts = deal_facts(deal, rows)
+    return facts, scoring.play(facts)
+
+
+def _withdraw_next_deal(deal: Deal) -> None:
+    """Remove the deal that opened by itself when `deal` filed, if nothing is on it. The
+    caller holds the session's lock."""
+    following = (
+        Deal.objects.select_for_update()
+        .filter(session_id=deal.session_id, number=deal.number + 1)
+        .first()
+    )
+    if following is None:
+        return
+    if not following.is_open or live_records(following):
+        raise Conflict(
+            gettext_noop(
+                "Deal %(following)s has started; undo there first, or correct deal %(number)s."
+            ),
+            code="next_deal_started",
+            following=following.number,
+            number=deal.number,
+        )
+    # It holds nothing but its seating, so removing it loses no history.
+    following.delete()
+
+
+@transaction.atomic
+def deal_end(*, deal_id: int, actor: Actor) -> DealState:
+    """End match: close the open deal with what it has, and end the session (SPEC 3.3),
+    naming who ended it."""
+    session = lock_session_of_deal(deal_id)
+    deal = locked_deal(deal_id)
+    if not deal.is_open:
+        raise Conflict(
+            gettext_noop("This deal is already filed; End match closes the open deal.")
+            if deal.status == Deal.Status.FILED
+            else gettext_noop("This deal was already ended with End match."),
+            code="deal_closed",
+        )
+    try:
+        facts, result = scoring.end_match(deal_facts(deal))
+    except scoring.ScoringError as error:
+        raise refused_by_rules(error) from None
+    store_result(deal, facts, result, before=None)
+    session.ended_at = timezone.now()
+    session.ended_by, session.ended_via = actor.user, actor.link
+    session.save(update_fields=["ended_at", "ended_by", "ended_via"])
+    deal.session = session
+    return read_deal_state(deal)
+
+
+@transaction.atomic
+def deal_event_remove(*, deal_id: int, event_id: int, actor: Actor) -> DealState:
+    """Remove a mistaken event: on an open deal it is undone as recorded; on a filed deal
+    it is a correction."""
+    lock_session_of_deal(deal_id)  # session first, then the deal, as undo and corrections do
+    deal = locked_deal(deal_id)
+    event = deal.dealevents.filter(pk=event_id).first()
+    if event is None:
+        raise NotFound(
+            gettext_noop("There is no event %(id)s on deal %(number)s."),
+            id=event_id,
+            number=deal.number,
+        )
+    if event.undone_at is not None:
+        raise Conflict(gettext_noop("That event was already taken back."), code="event_undone")
+    if not deal.is_open:
+        return deal_correct(
+            deal_id=deal_id, remove_event_ids=[event_id], reason="Event removed", actor=actor
+        )
+    rows = [
+        row for row in live_records(deal) if not (isinstance(row, DealEvent) and row.pk == event_id)
+    ]
+    try:
+        facts, result = _facts_and_result(deal, rows)
+    except scoring.ScoringError as error:
+        raise Invalid(
+            gettext_noop("Removing that event leaves the deal inconsistent: %(reason)s"),
+            reason=error.text,
+        ) from None
+    event.undone_at = timezone.now()
+    event.undone_by, event.undone_via = actor.user, actor.link
+    event.save(update_fields=["undone_at", "undone_by", "undone_via"])
+    store_result(deal, facts, result, before=None)  # an open deal counts nowhere
+    return read_deal_state(deal)

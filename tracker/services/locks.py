@@ -1,0 +1,63 @@
+"""The row locks the services take, in one order so two writers never deadlock.
+
+A tap locks its deal row only. Undo, End match, corrections, seating, payments and share
+links first lock the session row, then the deals they touch. A function below that
+expects a lock says so in its docstring.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_noop
+
+from tracker.errors import Conflict, NotFound
+from tracker.models import Deal, Session
+
+NO_DEAL = gettext_noop("There is no deal %(id)s.")
+NO_SESSION = gettext_noop("There is no session %(id)s.")
+SESSION_ENDED = gettext_noop("This session has ended.")
+
+
+def locked_session(session_id: int) -> Session:
+    """The session row (with its circle), locked until the transaction ends."""
+    # NO KEY UPDATE, and the session row only: a tap that files (holding its deal row)
+    # inserts ledger lines and the next deal, whose foreign keys take KEY SHARE on this
+    # row. A plain FOR UPDATE here (undo, End match) waiting for that deal would deadlock.
+    session = (
+        Session.objects.select_for_update(of=("self",), no_key=True)
+        .select_related("circle")
+        .filter(pk=session_id)
+        .first()
+    )
+    if session is None:
+        raise NotFound(NO_SESSION, id=session_id)
+    return session
+
+
+def locked_deal(deal_id: int) -> Deal:
+    """The deal row (with its session), locked until the transaction ends; the session
+    row is not locked."""
+    deal = (
+        Deal.objects.select_for_update(of=("self",))
+        .select_related("session")
+        .filter(pk=deal_id)
+        .first()
+    )
+    if deal is None:
+        raise NotFound(NO_DEAL, id=deal_id)
+    return deal
+
+
+def lock_session_of_deal(deal_id: int) -> Session:
+    """Lock the session of a deal first, as undo, End match and corrections do."""
+    session_id = Deal.objects.filter(pk=deal_id).values_list("session_id", flat=True).first()
+    if session_id is None:
+        raise NotFound(NO_DEAL, id=deal_id)
+    return locked_session(session_id)
+
+
+def open_deal_of(session: Session) -> Deal:
+    """The session's open deal, locked; the caller holds the session's lock."""
+    deal = session.deals.select_for_update().filter(status=Deal.Status.OPEN).first()
+    if deal is None:
+        raise Conflict(SESSION_ENDED, code="session_ended")
+    return deal

@@ -1,0 +1,147 @@
+"""Storing what scoring derived for a deal: its records, places and points, status,
+ledger, the session's running totals, and the next deal when it files."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from django.db.models import Case, IntegerField, Value, When
+from django.utils import timezone
+
+import scoring
+import scoring.standing
+from tracker.access import Actor
+from tracker.models import Deal, DealEvent, DealPlayer, LedgerLine, Player, Session, Tap
+from tracker.records import Row, event_fields
+from tracker.services.tallies import add_to_tallies
+
+
+def open_deal(
+    *, session: Session, number: int, players: Sequence[Player], opening: scoring.Opening
+) -> Deal:
+    """A new open deal with its players in seat order, its dealer, leader and reminders."""
+    deal = Deal.objects.create(
+        session=session,
+        number=number,
+        dealer_id=opening.dealer,
+        leader_id=opening.leader,
+        trading=[
+            {
+                "giver": reminder.giver,
+                "receiver": reminder.receiver,
+                "cards": reminder.cards,
+                "returns": reminder.returns,
+            }
+            for reminder in opening.trading
+        ],
+    )
+    DealPlayer.objects.bulk_create(
+        DealPlayer(deal=deal, player=player, seat=position)
+        for position, player in enumerate(players, start=1)
+    )
+    return deal
+
+
+def save_records(
+    deal: Deal, records: Iterable[scoring.Record], result: scoring.DealResult, actor: Actor
+) -> list[Row]:
+    """Store new taps and events, each naming who recorded it; a tap's place is the one
+    scoring gave it. The caller holds the deal's lock and saves `deal.last_seq`."""
+    saved: list[Row] = []
+    for record in records:
+        deal.last_seq += 1
+        if isinstance(record, scoring.Tap):
+            tap = Tap.objects.create(
+                deal=deal,
+                seq=deal.last_seq,
+                player_id=record.player,
+                place=result.places[record.player],
+                loser=record.loser,
+                **actor.fields("recorded"),
+            )
+            if record.not_played:
+                tap.not_played.set(record.not_played)
+            saved.append(tap)
+        else:
+            saved.append(
+                DealEvent.objects.create(
+                    deal=deal, seq=deal.last_seq, **event_fields(record), **actor.fields("recorded")
+                )
+            )
+    return saved
+
+
+def store_result(
+    deal: Deal,
+    facts: scoring.DealFacts,
+    result: scoring.DealResult,
+    *,
+    before: tuple[scoring.DealFacts, scoring.DealResult] | None,
+) -> Deal | None:
+    """Write places, points, status and (for a closed deal) the ledger, and move the
+    session's running totals by what the deal now adds, less what it added `before`.
+    Returns the next deal when this filing opened it. The caller holds the deal's lock."""
+    change = scoring.standing.change(before, (facts, result))
+    if change:
+        add_to_tallies(deal.session_id, change)
+    was_open = deal.is_open
+    seating = DealPlayer.objects.filter(deal=deal)
+    if not was_open:
+        # Undo and corrections can move a place to another player, and the unique
+        # (deal, place) constraint holds row by row: clear the places first. On an open
+        # deal places are only added, and there is no ledger yet.
+        seating.update(place=None)
+        LedgerLine.objects.filter(deal=deal).delete()  # derived from the facts; rebuilt
+    seating.update(
+        place=Case(
+            *(When(player_id=player, then=Value(place)) for player, place in result.places.items()),
+            default=None,
+            output_field=IntegerField(),
+        ),
+        points=Case(
+            *(
+                When(player_id=player, then=Value(points))
+                for player, points in result.points.items()
+            ),
+            default=0,
+            output_field=IntegerField(),
+        ),
+    )
+
+    deal.status = result.status.value
+    deal.winner_id = result.winner
+    deal.loser_id = result.loser
+    if result.closed and deal.closed_at is None:
+        deal.closed_at = timezone.now()
+    if not result.closed:
+        deal.closed_at = None
+    deal.save(update_fields=["status", "winner", "loser", "closed_at", "last_seq"])
+
+    if result.closed:
+        LedgerLine.objects.bulk_create(
+            LedgerLine(
+                deal=deal,
+                session_id=deal.session_id,
+                position=position,
+                payer_id=line.payer,
+                payee_id=line.payee,
+                amount=line.amount,
+                reason=line.reason.value,
+            )
+            for position, line in enumerate(result.ledger, start=1)
+        )
+    if was_open and result.status is scoring.DealStatus.FILED:
+        return _open_next_deal(deal, facts, result)
+    return None
+
+
+def _open_next_deal(deal: Deal, facts: scoring.DealFacts, result: scoring.DealResult) -> Deal:
+    session = deal.session
+    seated = [seat.player for seat in session.seats.select_related("player").order_by("position")]
+    opening = scoring.opening(
+        rules=session.rules,
+        players=[player.pk for player in seated],
+        previous_players=list(facts.players),  # the filed deal's, in seat order
+        previous=result,
+    )
+    return open_deal(session=session, number=deal.number + 1, players=seated, opening=opening)

@@ -1,0 +1,230 @@
+"""How a request comes in through the pages: who is asking, which session page it reached
+and by which way in, and the one write gate every page write passes.
+
+A session's pages are reached by a member of its circle (`/sessions/<id>/...`) or through
+a share link (`/s/<token>/...`). Who may see and do what is decided in `tracker.access`,
+exactly as for the API; throttling and idempotency in `tracker.gate`. A refusal from
+either (or from a service a view did not handle itself) becomes a page with its status
+and sentence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import wraps
+from typing import Any, TypeVar, cast
+from urllib.parse import urlencode
+
+from django.contrib.auth.models import User
+from django.contrib.auth.views import redirect_to_login
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+
+from tracker import gate
+from tracker.access import Actor, Role, access_circle, access_session, link_by_token
+from tracker.errors import Refusal, TooManyWrites
+from tracker.models import Circle, Session
+
+T = TypeVar("T")
+View = Callable[..., HttpResponse]
+
+# Not part of what the person sent: the CSRF token changes with every render.
+UNSENT_FIELDS = frozenset({"csrfmiddlewaretoken"})
+
+
+@dataclass
+class SessionPage:
+    """A session's page as this request reached it: the session, who is asking, and the
+    URLs of the session's pages by the same way in (`{{ urls.standings }}`)."""
+
+    session: Session
+    actor: Actor
+    namespace: str  # "member" or "link", the URL namespace of the way in
+    url_kwargs: dict[str, Any]
+    urls: _Urls = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.urls = _Urls(self)
+
+    @property
+    def can_score(self) -> bool:
+        return self.actor.role.allows(Role.SCORER)
+
+    @property
+    def is_member(self) -> bool:
+        return self.actor.role is Role.MEMBER
+
+    @property
+    def is_viewer(self) -> bool:
+        return self.actor.role is Role.VIEWER
+
+    def url(self, name: str, **kwargs: Any) -> str:
+        return reverse(f"{self.namespace}:{name}", kwargs={**self.url_kwargs, **kwargs})
+
+    def context(self, **more: Any) -> dict[str, Any]:
+        """What every session page's template gets, and `more`."""
+        return {"page": self, "urls": self.urls, "session": self.session, **more}
+
+
+class _Urls:
+    def __init__(self, page: SessionPage) -> None:
+        self._page = page
+
+    def __getitem__(self, name: str) -> str:
+        return self._page.url(name)
+
+
+def _reach(
+    request: HttpRequest, *, session_id: int | None, token: str | None, need: Role
+) -> SessionPage:
+    if token is not None:
+        link = link_by_token(token)
+        actor = Actor(link=link)
+        session = access_session(actor, link.session_id, need=need)
+        request.share_link = link  # type: ignore[attr-defined]  # named in the request log
+        return SessionPage(session, actor, "link", {"token": token})
+    assert session_id is not None
+    actor = account(request)
+    session = access_session(actor, session_id, need=need)
+    return SessionPage(session, actor, "member", {"session_id": session_id})
+
+
+def session_page(
+    *, need: Role = Role.VIEWER, methods: Sequence[str] = ("GET",)
+) -> Callable[[View], View]:
+    """A view of one session, reached by a member or a link, called as
+    `view(request, page, **kwargs)`.
+
+    Anonymous on a member URL: to the login page. Not a member, or an unknown or revoked
+    link: 404. A role below `need` (a viewer link that scores, a link on a members' page):
+    403. A refusal the view raises and does not handle itself becomes its page too.
+    """
+
+    def decorate(view: View) -> View:
+        @wraps(view)
+        def wrapper(
+            request: HttpRequest,
+            session_id: int | None = None,
+            token: str | None = None,
+            **kwargs: Any,
+        ) -> HttpResponse:
+            if request.method not in methods:
+                return HttpResponseNotAllowed(list(methods))
+            if token is None and not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
+            try:
+                page = _reach(request, session_id=session_id, token=token, need=need)
+                return _said_when_to_retry(request, view(request, page, **kwargs))
+            except Refusal as refusal:
+                return refused(request, refusal)
+
+        return wrapper
+
+    return decorate
+
+
+def member_page(*, methods: Sequence[str] = ("GET",)) -> Callable[[View], View]:
+    """A page for a signed-in account (its circles, a new session): anonymous to the login
+    page; a refusal (a circle not theirs: 404) becomes its page."""
+
+    def decorate(view: View) -> View:
+        @wraps(view)
+        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            if request.method not in methods:
+                return HttpResponseNotAllowed(list(methods))
+            if not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
+            try:
+                return _said_when_to_retry(request, view(request, *args, **kwargs))
+            except Refusal as refusal:
+                return refused(request, refusal)
+
+        return wrapper
+
+    return decorate
+
+
+def account(request: HttpRequest) -> Actor:
+    """The signed-in account behind a page (views that need one are `login_required`)."""
+    return Actor(user=cast(User, request.user))
+
+
+def member_circle(request: HttpRequest, circle_id: int) -> Circle:
+    """A circle of the signed-in member's (a refusal otherwise: see `refused`)."""
+    return access_circle(account(request), circle_id)
+
+
+def refused(request: HttpRequest, refusal: Refusal) -> HttpResponse:
+    """A refusal as a page: its sentence, with its status (and Retry-After when over the
+    write rate)."""
+    if isinstance(refusal, TooManyWrites):
+        request.retry_after = refusal.wait  # type: ignore[attr-defined]
+    response = render(request, "refused.html", {"refusal": refusal}, status=refusal.status)
+    return _said_when_to_retry(request, response)
+
+
+def _said_when_to_retry(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    """A page refused for too many writes (429), with the seconds to wait, however the
+    view showed the refusal."""
+    wait = getattr(request, "retry_after", None)
+    if response.status_code == 429 and wait is not None:
+        response["Retry-After"] = str(wait)
+    return response
+
+
+# --- Writes -----------------------------------------------------------------------------
+
+
+def fingerprint(request: HttpRequest) -> str:
+    """The form as the person sent it: every field but the CSRF token, in a fixed order,
+    with the method and the path it was sent to."""
+    sent = sorted(
+        (name, value)
+        for name, values in request.POST.lists()
+        if name not in UNSENT_FIELDS
+        for value in values
+    )
+    return gate.fingerprint(
+        request.method or "POST", request.get_full_path(), urlencode(sent).encode()
+    )
+
+
+def write(request: HttpRequest, actor: Actor, key: str | None, work: Callable[[], T]) -> T | None:
+    """Apply a page write through the one gate: counted against the caller's write rate
+    (shared with the API) and applied once per form key. Returns what `work` returned, or
+    None when this key and form were applied before (the page then just shows the state
+    as it is). Refusals propagate."""
+    try:
+        outcome = gate.write_once(
+            actor=actor,
+            key=key or None,
+            fingerprint=fingerprint(request),
+            work=work,
+            answer=lambda _result: gate.Answer(status=200),
+        )
+    except TooManyWrites as refusal:
+        request.retry_after = refusal.wait  # type: ignore[attr-defined]  # for the response
+        raise
+    return None if isinstance(outcome, gate.Replay) else outcome
+
+
+# --- Small helpers ----------------------------------------------------------------------
+
+
+def first_error(form: Any) -> str:
+    for errors in form.errors.values():
+        return str(errors[0])
+    return _("Something in the form is not right.")
+
+
+def safe_next(request: HttpRequest, fallback: str) -> str:
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return fallback

@@ -1,0 +1,75 @@
+"""The bottom sheets that record on a deal, as both screens show them: the tap screen
+records what happens on the open deal, the deal page adds what was missed to a filed one.
+What each sheet offers, and to whom, is `scoring.allowed`: this only lays it out for
+`templates/deals/_sheets.html`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import scoring
+from tracker.views.forms import BEATER_CHOICES, INSTANT_WIN_CHOICES
+
+Choice = tuple[int, str]
+
+TWOS_COUNTS = [0, 1, 2, 3]  # one play beats 1 to 3 twos
+UNUSED_COUNTS = [0, 1, 2]
+
+
+@dataclass
+class Sheets:
+    deal: int
+    action: str  # where each sheet's form posts
+    live: bool  # the tap screen (htmx, swaps the screen); else the deal page (adds, asks why)
+    players: list[Choice]  # everyone at the deal, in seat order
+    two_beaten: bool
+    cutup_beaten: bool
+    guaransheed: list[Choice]
+    instant_win: list[Choice]
+    hands: list[Choice]
+    known_hands: list[str] = field(default_factory=list)  # recorded, replaced by a new one
+    card_counts: list[int] = field(default_factory=list)
+    unused_cards: bool = False
+    twos_counts: list[int] = field(default_factory=lambda: list(TWOS_COUNTS))
+    unused_counts: list[int] = field(default_factory=lambda: list(UNUSED_COUNTS))
+    beaters: list[tuple[str, str]] = field(default_factory=lambda: list(BEATER_CHOICES))
+    instant_win_kinds: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def any(self) -> bool:
+        return any(
+            (self.two_beaten, self.cutup_beaten, self.guaransheed, self.instant_win, self.hands)
+        )
+
+
+def sheets(
+    allowed: scoring.Allowed,
+    *,
+    deal: int,
+    names: dict[int, str],
+    action: str,
+    live: bool,
+    known_hands: list[str] | None = None,
+) -> Sheets:
+    """The sheets `allowed` offers on deal `deal`, posting to `action`."""
+    kinds = {value: label for value, label in INSTANT_WIN_CHOICES}
+
+    def choices(players: tuple[int, ...]) -> list[Choice]:
+        return [(player, names.get(player, "?")) for player in players]
+
+    return Sheets(
+        deal=deal,
+        action=action,
+        live=live,
+        players=choices(tuple(names)),
+        two_beaten=allowed.two_beaten,
+        cutup_beaten=allowed.cutup_beaten,
+        guaransheed=choices(allowed.guaransheed),
+        instant_win=choices(allowed.instant_win),
+        hands=choices(allowed.hands),
+        known_hands=known_hands or [],
+        card_counts=list(range(0, allowed.most_cards + 1)),
+        unused_cards=allowed.unused_cards,
+        instant_win_kinds=[(kind.value, kinds[kind.value]) for kind in allowed.instant_win_kinds],
+    )

@@ -1,0 +1,167 @@
+"""What the tap screen shows for a session's open deal, in words: the player buttons, who
+deals and leads, what the deal holds so far, what Undo takes back, and the sheets.
+
+The data is `selectors.table`; what may be recorded is `scoring.allowed`; this only says
+it for people.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from tracker.models import Deal, DealEvent, Tap
+from tracker.selectors import Table
+from tracker.templatetags.pages import place_label
+from tracker.views.doors import SessionPage
+from tracker.views.screens.sheets import Sheets, sheets
+from tracker.views.screens.words import (
+    MoneyLine,
+    deal_summary,
+    describe_event,
+    money_lines,
+    trading_lines,
+    undo_label,
+)
+
+
+@dataclass
+class PlayerCard:
+    """One player's button on the tap screen."""
+
+    id: int
+    name: str
+    place: int | None = None
+    loser: bool = False
+    next_place: str = ""
+    is_dealer: bool = False
+    is_leader: bool = False
+    hand: str = ""
+    needs_hand: bool = False
+    may_lose: bool = False  # may be tapped as the loser now
+    points: int = 0
+
+    @property
+    def out(self) -> bool:
+        return self.place is not None
+
+    @property
+    def badge(self) -> str:
+        if self.loser:
+            return _("lost")
+        return place_label(self.place)
+
+
+@dataclass
+class TapScreen:
+    """Everything the tap screen shows; the template only lays it out."""
+
+    deal: Deal | None
+    message: str = ""
+    players: list[PlayerCard] = field(default_factory=list)
+    mode: str = "tap"  # tap | loser | hands | ended
+    dealer_line: str = ""
+    leader_line: str = ""
+    status_line: str = ""
+    last_deal: str = ""
+    trading: list[str] = field(default_factory=list)
+    events: list[str] = field(default_factory=list)
+    money: list[MoneyLine] = field(default_factory=list)
+    undo: str = ""
+    can_undo: bool = False
+    not_played: list[PlayerCard] = field(default_factory=list)
+    unused_cards: bool = False
+    card_counts: list[int] = field(default_factory=list)
+    unused_counts: list[int] = field(default_factory=lambda: [0, 1, 2])
+    sheets: Sheets | None = None
+
+    @property
+    def hands_due(self) -> list[PlayerCard]:
+        return [card for card in self.players if card.needs_hand]
+
+
+def _last_record(taps: Sequence[Tap], events: Sequence[DealEvent]) -> Tap | DealEvent | None:
+    records: list[Tap | DealEvent] = [*taps, *events]
+    return max(records, key=lambda record: record.seq) if records else None
+
+
+def tap_screen(table: Table, page: SessionPage, *, message: str = "") -> TapScreen:
+    """The tap screen for the session's open deal (or the ended session)."""
+    state, allowed = table.state, table.allowed
+    if state is None or allowed is None:
+        return TapScreen(deal=None, message=message, mode="ended")
+    deal, names = state.deal, state.names
+    screen = TapScreen(deal=deal, message=message)
+    if allowed.hands_due:
+        screen.mode = "hands"
+    elif allowed.loser:
+        screen.mode = "loser"
+    places = {tap.player_id: tap for tap in state.taps}
+    hands = {event.player_id: event for event in state.events if event.type == "hand"}
+    next_place = place_label(len(state.taps) + 1)
+    for dp in state.players:
+        tap = places.get(dp.player_id)
+        hand = hands.get(dp.player_id)
+        screen.players.append(
+            PlayerCard(
+                id=dp.player_id,
+                name=dp.player.name,
+                place=tap.place if tap else None,
+                loser=bool(tap and tap.loser),
+                next_place=next_place,
+                is_dealer=dp.player_id == deal.dealer_id,
+                is_leader=dp.player_id == deal.leader_id,
+                hand=(
+                    ngettext("%(count)s card left", "%(count)s cards left", hand.cards)
+                    % {"count": hand.cards}
+                    if hand
+                    else ""
+                ),
+                needs_hand=dp.player_id in allowed.hands_due,
+                may_lose=dp.player_id in allowed.loser,
+                points=state.result.points.get(dp.player_id, 0),
+            )
+        )
+    screen.not_played = [card for card in screen.players if card.id in allowed.not_played]
+    screen.dealer_line = (
+        _("%(name)s deals") % {"name": deal.dealer.name}
+        if deal.dealer
+        else _("The table picks the dealer")
+    )
+    screen.leader_line = (
+        _("%(name)s leads") % {"name": deal.leader.name} if deal.leader else _("3♠ leads")
+    )
+    if screen.mode == "loser":
+        screen.status_line = _(
+            "Who lost? Tap the last player holding cards — or keep tapping who goes out."
+        )
+    elif screen.mode == "hands":
+        screen.status_line = _("Play is over: tap how many cards each player has left.")
+    screen.events = [describe_event(event, names) for event in state.events]
+    screen.money = money_lines(state.result.ledger, names)
+    screen.unused_cards = allowed.unused_cards
+    screen.card_counts = list(range(0, allowed.most_cards + 1))
+    screen.trading = trading_lines(deal.trading, names)
+    screen.sheets = sheets(allowed, deal=deal.pk, names=names, action=page.url("event"), live=True)
+
+    last = _last_record(state.taps, state.events)
+    undo_names = names
+    previous = table.previous
+    if previous is not None:
+        previous_names = {dp.player_id: dp.player.name for dp in previous.deal_players.all()}
+        screen.last_deal = deal_summary(
+            number=previous.number,
+            deal_players=list(previous.deal_players.all()),
+            ledger=list(previous.ledger_lines.all()),
+            names=previous_names,
+            currency=page.session.currency,
+        )
+        if previous.status == Deal.Status.FILED:
+            last = _last_record(previous.live_taps, previous.live_events)  # type: ignore[attr-defined]
+            undo_names = previous_names
+    screen.can_undo = last is not None
+    screen.undo = undo_label(last, undo_names)
+    return screen

@@ -1,0 +1,245 @@
+"""The sentences the pages say about the game, in the active language.
+
+Templates only render: who deals, what a deal came to, what Undo takes back — all of it
+is put into words here, from the stored records.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+import scoring
+from tracker.errors import Refusal
+from tracker.models import Deal, DealEvent, DealPlayer, LedgerLine, Tap
+from tracker.templatetags.pages import format_money, place_label
+from tracker.views import forms
+
+REASONS = {
+    LedgerLine.Reason.LOSER_PAYS: gettext_lazy("loser pays"),
+    LedgerLine.Reason.CARDS_LEFT: gettext_lazy("cards left"),
+    LedgerLine.Reason.PRO_PLAY_WIN: gettext_lazy("Pro-Play win"),
+    LedgerLine.Reason.TWO_BEATEN: gettext_lazy("2 chopped"),
+    LedgerLine.Reason.CUTUP_BEATEN: gettext_lazy("cutup beaten"),
+    LedgerLine.Reason.UNUSED_BLACK_TWO: gettext_lazy("unused black 2"),
+    LedgerLine.Reason.UNUSED_RED_TWO: gettext_lazy("unused red 2"),
+    LedgerLine.Reason.UNUSED_CUTUP: gettext_lazy("unused cutup"),
+    LedgerLine.Reason.UNUSED_BOMB: gettext_lazy("unused bomb"),
+    LedgerLine.Reason.GUARANSHEED_WON: gettext_lazy("Guaransheed won"),
+    LedgerLine.Reason.GUARANSHEED_LOST: gettext_lazy("Guaransheed lost"),
+    LedgerLine.Reason.GOT_TO_GET_IN: gettext_lazy("Got to Get In"),
+    LedgerLine.Reason.INSTANT_WIN: gettext_lazy("instant win"),
+}
+STATUSES = {
+    Deal.Status.OPEN: gettext_lazy("in play"),
+    Deal.Status.FILED: gettext_lazy("filed"),
+    Deal.Status.ENDED: gettext_lazy("ended"),
+}
+RULE_NAMES = dict(forms.STAKE_RULE_CHOICES)
+FORMAT_NAMES = dict(forms.FORMAT_CHOICES)
+KIND_NAMES = dict(forms.INSTANT_WIN_CHOICES)
+
+
+# The write gate's refusals about keys, as a page says them: a page's key is its own
+# doing, not the person's, so these name what happened on the screen instead.
+KEY_REFUSALS = {
+    "idempotency_key_reused": gettext_lazy(
+        "This screen was out of date, so nothing was saved; look at it again and tap once more."
+    ),
+    "idempotency_key_running": gettext_lazy(
+        "The first tap is still being saved; look again in a moment."
+    ),
+}
+
+
+def not_saved(refusal: Refusal) -> str:
+    """A refused write, as the pages say it: "Not saved: Alice is already out (1st)."."""
+    reason = KEY_REFUSALS.get(refusal.code) or refusal.message
+    return _("Not saved: %(reason)s") % {"reason": reason}
+
+
+def trading_lines(trading: Iterable[dict[str, int]], names: dict[int, str]) -> list[str]:
+    """The trading reminders a deal opened with, as sentences."""
+    return [
+        _(
+            "%(giver)s gives %(receiver)s their %(cards)s highest cards; "
+            "%(receiver)s returns any %(returns)s"
+        )
+        % {
+            "giver": names.get(reminder["giver"], "?"),
+            "receiver": names.get(reminder["receiver"], "?"),
+            "cards": reminder["cards"],
+            "returns": reminder["returns"],
+        }
+        for reminder in trading
+    ]
+
+
+def _twos(black: int, red: int) -> str:
+    parts = []
+    if black:
+        parts.append(ngettext("%(count)s black", "%(count)s black", black) % {"count": black})
+    if red:
+        parts.append(ngettext("%(count)s red", "%(count)s red", red) % {"count": red})
+    return ", ".join(parts)
+
+
+def describe_event(event: DealEvent, names: dict[int, str]) -> str:
+    """One line a person reads: "Ben chopped Alice's 2s with a cutup (1 black)"."""
+    player, by, owner = (
+        names.get(pk or 0, "?") for pk in (event.player_id, event.by_id, event.owner_id)
+    )
+    if event.type == DealEvent.Type.TWO_BEATEN:
+        count = event.black + event.red
+        values = {"by": by, "owner": owner, "twos": _twos(event.black, event.red)}
+        if event.beaten_with == DealEvent.Beater.BOMB:
+            return (
+                ngettext(
+                    "%(by)s bombed %(owner)s's 2 (%(twos)s)",
+                    "%(by)s bombed %(owner)s's 2s (%(twos)s)",
+                    count,
+                )
+                % values
+            )
+        return (
+            ngettext(
+                "%(by)s chopped %(owner)s's 2 with a cutup (%(twos)s)",
+                "%(by)s chopped %(owner)s's 2s with a cutup (%(twos)s)",
+                count,
+            )
+            % values
+        )
+    if event.type == DealEvent.Type.CUTUP_BEATEN:
+        return _("%(by)s beat %(owner)s's cutup") % {"by": by, "owner": owner}
+    if event.type == DealEvent.Type.HAND:
+        text = ngettext(
+            "%(player)s held %(count)s card", "%(player)s held %(count)s cards", event.cards
+        ) % {"player": player, "count": event.cards}
+        extras = [
+            _twos(event.black_twos, event.red_twos)
+            and _("2s: %(twos)s") % {"twos": _twos(event.black_twos, event.red_twos)},
+            event.cutups
+            and ngettext("%(count)s cutup", "%(count)s cutups", event.cutups)
+            % {"count": event.cutups},
+            event.bombs
+            and ngettext("%(count)s bomb", "%(count)s bombs", event.bombs) % {"count": event.bombs},
+        ]
+        extras = [extra for extra in extras if extra]
+        return f"{text} ({', '.join(extras)})" if extras else text
+    if event.type == DealEvent.Type.GUARANSHEED:
+        if event.blind:
+            return _("%(player)s declared a blind Guaransheed") % {"player": player}
+        return _("%(player)s declared Guaransheed") % {"player": player}
+    return _("%(player)s won outright: %(hand)s") % {
+        "player": player,
+        "hand": KIND_NAMES.get(event.kind, event.kind),
+    }
+
+
+def record_label(record: Tap | DealEvent, names: dict[int, str]) -> str:
+    """A tap or event in a few words: "Alice 1st", "Ben beat Alice's 2"."""
+    if isinstance(record, Tap):
+        values = {"name": names.get(record.player_id, "?"), "place": place_label(record.place)}
+        if record.loser:
+            return _("%(name)s lost") % values
+        return _("%(name)s %(place)s") % values
+    player, by, owner = (
+        names.get(pk or 0, "?") for pk in (record.player_id, record.by_id, record.owner_id)
+    )
+    labels = {
+        DealEvent.Type.TWO_BEATEN: _("%(by)s beat %(owner)s's 2"),
+        DealEvent.Type.CUTUP_BEATEN: _("%(by)s beat %(owner)s's cutup"),
+        DealEvent.Type.HAND: _("%(player)s's hand"),
+        DealEvent.Type.GUARANSHEED: _("%(player)s's Guaransheed"),
+        DealEvent.Type.INSTANT_WIN: _("%(player)s's instant win"),
+    }
+    return labels[record.type] % {"player": player, "by": by, "owner": owner}
+
+
+def undo_label(record: Tap | DealEvent | None, names: dict[int, str]) -> str:
+    """What Undo takes back, named: "Undo Alice 1st"."""
+    if record is None:
+        return _("Nothing to undo")
+    return _("Undo %(what)s") % {"what": record_label(record, names)}
+
+
+@dataclass
+class MoneyLine:
+    payer: str
+    payee: str
+    amount: Decimal
+    reason: str
+
+
+def money_lines(
+    lines: Iterable[scoring.LedgerLine | LedgerLine], names: dict[int, str]
+) -> list[MoneyLine]:
+    rows = []
+    for line in lines:
+        payer = line.payer if isinstance(line, scoring.LedgerLine) else line.payer_id
+        payee = line.payee if isinstance(line, scoring.LedgerLine) else line.payee_id
+        reason = line.reason.value if isinstance(line, scoring.LedgerLine) else line.reason
+        rows.append(
+            MoneyLine(
+                payer=names.get(payer, "?"),
+                payee=names.get(payee, "?"),
+                amount=line.amount,
+                reason=str(REASONS.get(reason, reason)),
+            )
+        )
+    return rows
+
+
+def deal_summary(
+    *,
+    number: int,
+    deal_players: Sequence[DealPlayer],
+    ledger: Sequence[LedgerLine],
+    names: dict[int, str],
+    currency: str,
+) -> str:
+    """ "Deal 14: Alice 3 · Cara 2 · Ben 1 · Dev pays 1.00 USD each"."""
+    scored = sorted((dp for dp in deal_players if dp.points), key=lambda dp: dp.place or 99)
+    parts = [f"{names.get(dp.player_id, '?')} {dp.points}" for dp in scored]
+    owed: dict[int, dict[int, Decimal]] = defaultdict(lambda: defaultdict(Decimal))
+    for line in ledger:
+        owed[line.payer_id][line.payee_id] += line.amount
+    players = {dp.player_id for dp in deal_players}
+    for payer, payees in owed.items():
+        amounts = set(payees.values())
+        if len(payees) > 1 and len(amounts) == 1 and set(payees) == players - {payer}:
+            parts.append(
+                _("%(payer)s pays %(amount)s each")
+                % {"payer": names.get(payer, "?"), "amount": format_money(amounts.pop(), currency)}
+            )
+            continue
+        for payee, amount in payees.items():
+            parts.append(
+                _("%(payer)s → %(payee)s %(amount)s")
+                % {
+                    "payer": names.get(payer, "?"),
+                    "payee": names.get(payee, "?"),
+                    "amount": format_money(amount, currency),
+                }
+            )
+    if not parts:
+        parts.append(_("nobody scored"))
+    return _("Deal %(number)s: %(summary)s") % {"number": number, "summary": " · ".join(parts)}
+
+
+def finish_line(deal_players: Iterable[DealPlayer], names: dict[int, str]) -> list[str]:
+    placed = sorted((dp for dp in deal_players if dp.place), key=lambda dp: dp.place or 0)
+    return [
+        _("%(name)s %(place)s (%(points)s)")
+        % {
+            "name": names.get(dp.player_id, "?"),
+            "place": place_label(dp.place),
+            "points": dp.points,
+        }
+        for dp in placed
+    ]

@@ -1,0 +1,83 @@
+"""The standings page (SPEC 6), live: open pages poll its fragment every 1.5 s."""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from tracker import selectors
+from tracker.views.doors import SessionPage, session_page
+from tracker.views.screens.words import FORMAT_NAMES, RULE_NAMES
+
+SPARK_WIDTH, SPARK_HEIGHT = 64, 18
+
+
+def _sparkline(values: Sequence[int], top: int) -> str:
+    """SVG polyline points for cumulative points over the deals."""
+    if len(values) < 2 or top <= 0:
+        return ""
+    step = SPARK_WIDTH / (len(values) - 1)
+    return " ".join(
+        f"{index * step:.1f},{SPARK_HEIGHT - 1 - value * (SPARK_HEIGHT - 2) / top:.1f}"
+        for index, value in enumerate(values)
+    )
+
+
+@dataclass
+class StandingLine:
+    rank: int
+    row: selectors.StandingRow
+    spark: str
+    signature: str
+    changed: bool = False
+
+
+def _signature(row: selectors.StandingRow) -> str:
+    text = "|".join(str(value) for value in vars(row).values())
+    return f"{zlib.crc32(text.encode()):08x}"
+
+
+@session_page()
+def standings(request: HttpRequest, page: SessionPage) -> HttpResponse:
+    """The request says which rows it shows (`seen`), so an unchanged table answers 204
+    (nothing to swap) and a changed row comes back marked to flash once."""
+    session = page.session
+    rows = selectors.session_standings(session)
+    by_deal = selectors.session_points_by_deal(session)
+    totals: dict[int, list[int]] = {row.player: [0] for row in rows}
+    for _number, points in by_deal:
+        for player, line in totals.items():
+            line.append(line[-1] + points.get(player, 0))
+    top = max((line[-1] for line in totals.values()), default=0)
+    lines = [
+        StandingLine(
+            rank=rank,
+            row=row,
+            spark=_sparkline(totals[row.player], top),
+            signature=_signature(row),
+        )
+        for rank, row in enumerate(rows, start=1)
+    ]
+    seen = dict(
+        part.split(":", 1) for part in request.GET.get("seen", "").split(";") if ":" in part
+    )
+    current = ";".join(f"{line.row.player}:{line.signature}" for line in lines)
+    if request.htmx and request.GET.get("seen") == current:
+        return HttpResponse(status=204)
+    if seen:
+        for line in lines:
+            line.changed = seen.get(str(line.row.player)) != line.signature
+    context = page.context(
+        lines=lines,
+        seen=current,
+        deal_count=len(by_deal),
+        rule_name=RULE_NAMES.get(session.stake_rule, session.stake_rule),
+        format_name=FORMAT_NAMES.get(session.format, session.format),
+    )
+    if request.htmx:
+        return render(request, "standings/_table.html", context)
+    return render(request, "standings/page.html", context)

@@ -1,0 +1,255 @@
+"""The forms that record on a deal, from the tap screen, the deal page and the players page:
+what each sends, read into scoring records. Shape only: the rules refuse the rest."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+import scoring
+from tracker.models import DealEvent
+from tracker.services.players import SEAT_CHANGES
+from tracker.views.forms import BEATER_CHOICES, INSTANT_WIN_CHOICES, KeyedForm
+
+
+class IdListField(forms.Field):
+    """Several ids under one name (checkboxes): `not_played=3&not_played=5`."""
+
+    widget = forms.MultipleHiddenInput
+
+    def to_python(self, value: Any) -> list[int]:
+        if not value:
+            return []
+        try:
+            return [int(item) for item in value]
+        except (TypeError, ValueError):
+            raise forms.ValidationError(_("Pick players from the list.")) from None
+
+
+class TableForm(KeyedForm):
+    """What every write about a deal carries: the deal it was rendered for, and its key."""
+
+    deal = forms.IntegerField()
+
+
+class TapForm(TableForm):
+    player = forms.IntegerField(required=False)
+    loser = forms.IntegerField(required=False)
+    not_played = IdListField(required=False)
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        if cleaned.get("player") is None and cleaned.get("loser") is None:
+            raise forms.ValidationError(_("Tap a player."))
+        # The loser's button sends `loser`, every other button `player`.
+        cleaned["tapped"] = (
+            cleaned["loser"] if cleaned.get("loser") is not None else cleaned["player"]
+        )
+        cleaned["not_played"] = sorted(cleaned.get("not_played") or [])
+        return cleaned
+
+
+def _count(most: int) -> forms.IntegerField:
+    return forms.IntegerField(min_value=0, max_value=most, required=False)
+
+
+class TwoBeatenForm(TableForm):
+    by = forms.IntegerField(error_messages={"required": _("Pick who beat the 2.")})
+    owner = forms.IntegerField(error_messages={"required": _("Pick whose 2 it was.")})
+    beaten_with = forms.ChoiceField(
+        choices=BEATER_CHOICES, error_messages={"required": _("Pick cutup or bomb.")}
+    )
+    black = _count(4)
+    red = _count(4)
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        if cleaned.get("by") is not None and cleaned.get("by") == cleaned.get("owner"):
+            raise forms.ValidationError(_("Pick two different players."))
+        if not (cleaned.get("black") or 0) + (cleaned.get("red") or 0):
+            raise forms.ValidationError(_("Count at least one 2, black or red."))
+        return cleaned
+
+    def record(self) -> scoring.Record:
+        return scoring.TwoBeaten(
+            by=self.cleaned_data["by"],
+            owner=self.cleaned_data["owner"],
+            beaten_with=scoring.Beater(self.cleaned_data["beaten_with"]),
+            black=self.cleaned_data.get("black") or 0,
+            red=self.cleaned_data.get("red") or 0,
+        )
+
+
+class CutupBeatenForm(TableForm):
+    by = forms.IntegerField(error_messages={"required": _("Pick who beat the cutup.")})
+    owner = forms.IntegerField(error_messages={"required": _("Pick whose cutup it was.")})
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        if cleaned.get("by") is not None and cleaned.get("by") == cleaned.get("owner"):
+            raise forms.ValidationError(_("Pick two different players."))
+        return cleaned
+
+    def record(self) -> scoring.Record:
+        return scoring.CutupBeaten(by=self.cleaned_data["by"], owner=self.cleaned_data["owner"])
+
+
+class GuaransheedForm(TableForm):
+    player = forms.IntegerField(error_messages={"required": _("Pick who declares.")})
+    blind = forms.BooleanField(required=False)
+    approved = forms.BooleanField(
+        error_messages={"required": _("Everyone at the table must approve: tick the box.")}
+    )
+
+    def record(self) -> scoring.Record:
+        return scoring.Guaransheed(
+            player=self.cleaned_data["player"], blind=self.cleaned_data["blind"]
+        )
+
+
+class HandForm(TableForm):
+    player = forms.IntegerField()
+    cards = forms.IntegerField(
+        min_value=0, max_value=20, error_messages={"required": _("Tap how many cards are left.")}
+    )
+    black_twos = _count(4)
+    red_twos = _count(4)
+    cutups = _count(3)
+    bombs = _count(5)
+
+    def record(self) -> scoring.Record:
+        data = self.cleaned_data
+        return scoring.Hand(
+            player=data["player"],
+            cards=data["cards"],
+            black_twos=data.get("black_twos") or 0,
+            red_twos=data.get("red_twos") or 0,
+            cutups=data.get("cutups") or 0,
+            bombs=data.get("bombs") or 0,
+        )
+
+
+class InstantWinForm(TableForm):
+    player = forms.IntegerField(error_messages={"required": _("Pick who won outright.")})
+    kind = forms.ChoiceField(
+        choices=INSTANT_WIN_CHOICES, error_messages={"required": _("Pick the hand.")}
+    )
+
+    def record(self) -> scoring.Record:
+        return scoring.InstantWin(
+            player=self.cleaned_data["player"],
+            kind=scoring.InstantWinKind(self.cleaned_data["kind"]),
+        )
+
+
+EVENT_FORMS: dict[str, type[TableForm]] = {
+    DealEvent.Type.TWO_BEATEN: TwoBeatenForm,
+    DealEvent.Type.CUTUP_BEATEN: CutupBeatenForm,
+    DealEvent.Type.GUARANSHEED: GuaransheedForm,
+    DealEvent.Type.HAND: HandForm,
+    DealEvent.Type.INSTANT_WIN: InstantWinForm,
+}
+
+
+class CorrectionForm(KeyedForm):
+    """A filed deal's finishing order, again; events to take out; why."""
+
+    reason = forms.CharField(label=_("Why"), max_length=200, required=False)
+
+    def __init__(
+        self,
+        *args: Any,
+        players: Sequence[tuple[int, str]],
+        places: int,
+        ask_loser: bool,
+        events: Sequence[tuple[int, str]],
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        choices = [("", "—"), *[(pk, name) for pk, name in players]]
+        self.places = places
+        for place in range(1, places + 1):
+            self.fields[f"place_{place}"] = forms.TypedChoiceField(
+                choices=choices, coerce=int, empty_value=None, required=False
+            )
+        if ask_loser:
+            self.fields["loser"] = forms.TypedChoiceField(
+                label=_("Loser (last holding cards)"),
+                choices=choices,
+                coerce=int,
+                empty_value=None,
+                required=False,
+            )
+        if events:
+            self.fields["remove"] = forms.TypedMultipleChoiceField(
+                label=_("Take out"),
+                choices=list(events),
+                coerce=int,
+                required=False,
+                widget=forms.CheckboxSelectMultiple,
+            )
+
+    def place_fields(self) -> list[forms.BoundField]:
+        return [self[f"place_{place}"] for place in range(1, self.places + 1)]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        order = [cleaned.get(f"place_{place}") for place in range(1, self.places + 1)]
+        while order and order[-1] is None:
+            order.pop()
+        if None in order:
+            raise forms.ValidationError(_("Fill the places in order, without gaps."))
+        if len(set(order)) != len(order):
+            raise forms.ValidationError(_("A player can finish in one place only."))
+        cleaned["order"] = order
+        return cleaned
+
+
+class CorrectionAddForm(forms.Form):
+    """What goes with an event added to a filed deal: why (optional)."""
+
+    reason = forms.CharField(label=_("Why"), max_length=200, required=False)
+
+
+class SeatingForm(TableForm):
+    """One change to who sits where, between deals: move a player up or down a seat,
+    let one sit out, seat a circle player, or seat a new player by name."""
+
+    up = forms.IntegerField(required=False)
+    down = forms.IntegerField(required=False)
+    drop = forms.IntegerField(required=False)
+    add = forms.IntegerField(required=False)
+    name = forms.CharField(label=_("New player"), max_length=40, required=False)
+
+    ACTIONS = SEAT_CHANGES
+
+    def clean_name(self) -> str:
+        return " ".join(self.cleaned_data.get("name", "").split())
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        chosen = [action for action in self.ACTIONS if cleaned.get(action) not in (None, "")]
+        if len(chosen) != 1:
+            raise forms.ValidationError(_("Pick one change to make."))
+        cleaned["action"] = chosen[0]
+        cleaned["target"] = cleaned[chosen[0]]
+        return cleaned
+
+
+class TransferForm(KeyedForm):
+    """A transfer of the settlement, marked paid (or, with `undo`, paid no more)."""
+
+    payer = forms.IntegerField(min_value=1)
+    payee = forms.IntegerField(min_value=1)
+    amount = forms.DecimalField(max_digits=20, decimal_places=3, min_value=0)
+    undo = forms.BooleanField(required=False)
+
+
+class ShareLinkForm(KeyedForm):
+    """A new share link for a role, or (with `link`) one to revoke."""
+
+    role = forms.CharField(max_length=10, required=False)
+    link = forms.IntegerField(min_value=1, required=False)

@@ -1,0 +1,142 @@
+"""The tap screen and its writes: taps, undo, the sheets' events, End match.
+
+Each write reads the form, passes the one write gate with one service call, and answers
+with the screen: for htmx its fragment (a refusal is part of the screen, so htmx gets it
+with 200 and swaps it in), for a plain form post a redirect, or the real status when
+refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+
+from tracker import selectors, services
+from tracker.access import Role, access_deal
+from tracker.errors import Refusal
+from tracker.views import table_forms
+from tracker.views.doors import SessionPage, first_error, session_page, write
+from tracker.views.screens.tap import tap_screen
+from tracker.views.screens.words import not_saved
+
+
+def _screen(
+    request: HttpRequest, page: SessionPage, *, message: str = "", status: int = 200
+) -> HttpResponse:
+    """The tap screen as it stands now."""
+    screen = tap_screen(selectors.table(page.session), page, message=message)
+    context = page.context(screen=screen)
+    if request.htmx:
+        return render(request, "tap/_screen.html", context)
+    return render(request, "tap/page.html", context, status=status)
+
+
+def _table_write(
+    request: HttpRequest,
+    page: SessionPage,
+    form: table_forms.TableForm,
+    service: Callable[[int], object],
+) -> HttpResponse:
+    """One write from the tap screen, on the deal the form was drawn for (which must be
+    this session's), through the gate; then the screen."""
+    if not form.is_valid():
+        return _screen(request, page, message=first_error(form), status=400)
+    data = form.cleaned_data
+
+    def work() -> object:
+        deal = access_deal(page.actor, data["deal"], need=Role.SCORER, session=page.session)
+        return service(deal.pk)
+
+    try:
+        write(request, page.actor, data["key"], work)
+    except Refusal as refusal:
+        return _screen(request, page, message=not_saved(refusal), status=refusal.status)
+    if request.htmx:
+        return _screen(request, page)
+    return redirect(page.url("tap"))
+
+
+@session_page()
+def tap_screen_page(request: HttpRequest, page: SessionPage) -> HttpResponse:
+    if page.is_viewer:
+        return redirect(page.url("standings"))
+    return _screen(request, page)
+
+
+@session_page(need=Role.SCORER, methods=("POST",))
+def tap(request: HttpRequest, page: SessionPage) -> HttpResponse:
+    form = table_forms.TapForm(request.POST)
+    return _table_write(
+        request,
+        page,
+        form,
+        lambda deal: services.deal_tap(
+            deal_id=deal,
+            player_id=form.cleaned_data["tapped"],
+            not_played=form.cleaned_data["not_played"],
+            loser=form.cleaned_data["loser"] is not None,
+            actor=page.actor,
+        ),
+    )
+
+
+@session_page(need=Role.SCORER, methods=("POST",))
+def undo(request: HttpRequest, page: SessionPage) -> HttpResponse:
+    form = table_forms.TableForm(request.POST)
+    return _table_write(
+        request, page, form, lambda deal: services.deal_undo(deal_id=deal, actor=page.actor)
+    )
+
+
+@session_page(need=Role.SCORER, methods=("POST",))
+def event(request: HttpRequest, page: SessionPage) -> HttpResponse:
+    form_class = table_forms.EVENT_FORMS.get(request.POST.get("type", ""))
+    if form_class is None:
+        return _screen(request, page, message=_("Unknown kind of event."), status=400)
+    form = form_class(request.POST)
+    return _table_write(
+        request,
+        page,
+        form,
+        lambda deal: services.deal_event_record(
+            deal_id=deal,
+            event=form.record(),  # type: ignore[attr-defined]
+            actor=page.actor,
+        ),
+    )
+
+
+@session_page(need=Role.SCORER, methods=("GET", "POST"))
+def end(request: HttpRequest, page: SessionPage) -> HttpResponse:
+    """End match, with a confirm step: GET asks, POST ends the deal the question was
+    asked about (not whichever deal is open by then) and the session."""
+    deal = selectors.open_deal(page.session)
+    message, status = "", 200
+    if request.method == "POST":
+        form = table_forms.TableForm(request.POST)
+        if not form.is_valid():
+            message, status = first_error(form), 400
+        else:
+            try:
+                write(
+                    request,
+                    page.actor,
+                    form.cleaned_data["key"],
+                    lambda: services.deal_end(
+                        deal_id=access_deal(
+                            page.actor,
+                            form.cleaned_data["deal"],
+                            need=Role.SCORER,
+                            session=page.session,
+                        ).pk,
+                        actor=page.actor,
+                    ),
+                )
+            except Refusal as refusal:
+                message, status = not_saved(refusal), refusal.status
+            else:
+                return redirect(page.url("standings"))
+    return render(request, "tap/end.html", page.context(deal=deal, message=message), status=status)
