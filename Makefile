@@ -4,7 +4,7 @@
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: install run serve test lint migrations-check clean
+.PHONY: install lock run serve test lint migrations-check clean
 
 install: $(VENV)/.installed
 
@@ -14,6 +14,11 @@ $(VENV)/.installed: requirements.txt
 	$(PY) -m pip install --upgrade pip
 	$(PY) -m pip install -r requirements.txt
 	touch $@
+
+# requirements.txt pins every package; change requirements.in, then run this.
+lock: install
+	$(VENV)/bin/pip-compile --quiet --allow-unsafe --strip-extras --no-emit-index-url \
+		--no-emit-find-links --output-file requirements.txt requirements.in
 
 run: install
 	$(PY) manage.py migrate
@@ -34,6 +39,7 @@ lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
 
 migrations-check: install
 	$(PY) manage.py makemigrations --check --dry-run
