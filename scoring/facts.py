@@ -220,16 +220,6 @@ class DealResult:
     def closed(self) -> bool:
         return self.status is not DealStatus.OPEN
 
-    @property
-    def next_dealer(self) -> PlayerId | None:
-        """The loser deals the next deal; unknown loser: the table picks (None)."""
-        return self.loser
-
-    @property
-    def next_leader(self) -> PlayerId | None:
-        """The winner leads the next deal."""
-        return self.winner
-
 
 @dataclass(frozen=True)
 class Transfer:

@@ -8,10 +8,12 @@ ledger lines into balances.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
+from enum import StrEnum
 from typing import Any, cast
 
 from django.db.models import QuerySet, Sum
@@ -107,6 +109,35 @@ def event_fields(record: scoring.Record) -> dict[str, object]:
             "kind": record.kind.value,
         }
     raise TypeError(f"Not an event: {record!r}")
+
+
+# The scoring fact each type of event stands for, and its fields that are enums.
+EVENT_RECORDS: dict[str, type[scoring.Record]] = {
+    DealEvent.Type.TWO_BEATEN: scoring.TwoBeaten,
+    DealEvent.Type.CUTUP_BEATEN: scoring.CutupBeaten,
+    DealEvent.Type.HAND: scoring.Hand,
+    DealEvent.Type.GUARANSHEED: scoring.Guaransheed,
+    DealEvent.Type.INSTANT_WIN: scoring.InstantWin,
+}
+_ENUMS: dict[str, type[StrEnum]] = {
+    "beaten_with": scoring.Beater,
+    "kind": scoring.InstantWinKind,
+}
+
+
+def event_record(kind: str, sent: Mapping[str, Any]) -> scoring.Record:
+    """An event of type `kind` as scoring reads it, from what a door read: a page form's
+    cleaned data or an API serializer's validated data. A field may be under the record's
+    own name (`by`) or the stored one (`by_id`); one left empty takes the record's default
+    (no 2s, no bombs)."""
+    record = EVENT_RECORDS[kind]
+    values: dict[str, Any] = {}
+    for attribute in dataclasses.fields(record):
+        value = sent.get(attribute.name, sent.get(f"{attribute.name}_id"))
+        if value is not None:
+            enum = _ENUMS.get(attribute.name)
+            values[attribute.name] = enum(value) if enum is not None else value
+    return record(**values)
 
 
 def seating(deal: Deal) -> list[DealPlayer]:

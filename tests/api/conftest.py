@@ -34,12 +34,6 @@ def client_with(header: str | None = None, **kwargs) -> JsonClient:
     return client
 
 
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings):
-    """PBKDF2 takes most of a second per account; these tests need no real hashing."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def token(user):
     return Token.objects.create(user=user).key

@@ -9,7 +9,6 @@ from django.core.cache import BaseCache, caches
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from drf_spectacular.utils import extend_schema
-from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -18,6 +17,7 @@ from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
+from tracker import services
 from tracker.api import serializers as io
 from tracker.api.base import PARSERS
 from tracker.api.exceptions import api_exception_handler
@@ -72,5 +72,4 @@ class AuthTokenView(APIView):
                 gettext_noop("That username and password do not match an account."),
                 code="bad_credentials",
             )
-        token, _created = Token.objects.get_or_create(user=user)
-        return Response({"token": token.key})
+        return Response({"token": services.api_token_get(user=user)})

@@ -6,8 +6,8 @@ from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from tracker import services
-from tracker.access import Role, access_circle, access_player, circles_of
+from tracker import selectors, services
+from tracker.access import Role, access_circle, access_player
 from tracker.api import serializers as io
 from tracker.api.base import ApiView, gated
 from tracker.api.schema import reads, writes
@@ -18,8 +18,7 @@ class CircleListView(ApiView):
 
     @reads(io.CircleOut(many=True), summary="Your circles")
     def get(self, request: Request) -> Response:
-        circles = circles_of(self.actor).order_by("name", "id")
-        return Response(io.CircleOut(circles, many=True).data)
+        return Response(io.CircleOut(selectors.circle_list(self.actor), many=True).data)
 
     @writes(io.NameInput, 201, io.CircleOut, summary="Start a circle")
     @gated
@@ -52,7 +51,7 @@ class CirclePlayersView(ApiView):
     @reads(io.PlayerOut(many=True), summary="A circle's players")
     def get(self, request: Request, pk: int) -> Response:
         circle = access_circle(self.actor, pk)
-        return Response(io.PlayerOut(circle.players.order_by("name", "id"), many=True).data)
+        return Response(io.PlayerOut(selectors.circle_players(circle), many=True).data)
 
     @writes(io.NameInput, 201, io.PlayerOut, summary="Add a player to a circle")
     @gated

@@ -12,6 +12,7 @@ from rest_framework import serializers
 import scoring
 from tracker.api.fields import IdField, renamed
 from tracker.models import DealEvent
+from tracker.records import event_record
 
 
 class EventBase(serializers.Serializer):
@@ -20,7 +21,7 @@ class EventBase(serializers.Serializer):
     type = serializers.CharField()
 
     def to_record(self) -> scoring.Record:
-        raise NotImplementedError
+        return event_record(self.validated_data["type"], self.validated_data)
 
 
 COUNT = {"min_value": 0, "max_value": 1000}
@@ -36,25 +37,10 @@ class TwoBeatenEvent(EventBase):
     def get_fields(self) -> dict[str, Any]:
         return renamed(super().get_fields(), beaten_with="with")
 
-    def to_record(self) -> scoring.Record:
-        data = self.validated_data
-        return scoring.TwoBeaten(
-            by=data["by_id"],
-            owner=data["owner_id"],
-            beaten_with=scoring.Beater(data["beaten_with"]),
-            black=data["black"],
-            red=data["red"],
-        )
-
 
 class CutupBeatenEvent(EventBase):
     by = IdField(source="by_id", help_text="The player whose cutup or bomb beat it.")
     owner = IdField(source="owner_id", help_text="The player whose cutup was beaten.")
-
-    def to_record(self) -> scoring.Record:
-        return scoring.CutupBeaten(
-            by=self.validated_data["by_id"], owner=self.validated_data["owner_id"]
-        )
 
 
 class HandEvent(EventBase):
@@ -64,17 +50,6 @@ class HandEvent(EventBase):
     red_twos = serializers.IntegerField(default=0, **COUNT)
     cutups = serializers.IntegerField(default=0, **COUNT)
     bombs = serializers.IntegerField(default=0, **COUNT)
-
-    def to_record(self) -> scoring.Record:
-        data = self.validated_data
-        return scoring.Hand(
-            player=data["player_id"],
-            cards=data["cards"],
-            black_twos=data["black_twos"],
-            red_twos=data["red_twos"],
-            cutups=data["cutups"],
-            bombs=data["bombs"],
-        )
 
 
 @extend_schema_field({"type": "boolean", "enum": [True]})
@@ -99,21 +74,10 @@ class GuaransheedEvent(EventBase):
             )
         return approved
 
-    def to_record(self) -> scoring.Record:
-        return scoring.Guaransheed(
-            player=self.validated_data["player_id"], blind=self.validated_data["blind"]
-        )
-
 
 class InstantWinEvent(EventBase):
     player = IdField(source="player_id")
     kind = serializers.ChoiceField(choices=DealEvent.Kind.values)
-
-    def to_record(self) -> scoring.Record:
-        return scoring.InstantWin(
-            player=self.validated_data["player_id"],
-            kind=scoring.InstantWinKind(self.validated_data["kind"]),
-        )
 
 
 EVENTS: dict[str, type[EventBase]] = {

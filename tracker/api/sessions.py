@@ -10,18 +10,17 @@ from rest_framework.response import Response
 
 import scoring
 from tracker import selectors, services
-from tracker.access import Role, access_session, circles_of, sessions_of
+from tracker.access import Role, access_circle, access_session
 from tracker.api import serializers as io
 from tracker.api.base import ApiView, gated
 from tracker.api.pagination import StrictPagination
 from tracker.api.schema import reads, writes
-from tracker.errors import Invalid
+from tracker.errors import Invalid, NotFound
 from tracker.models import Session
 
 
 def session_out(session: Session, code: int = status.HTTP_200_OK) -> Response:
-    fresh = selectors.session_queryset().get(pk=session.pk)
-    return Response(io.SessionOut(fresh).data, status=code)
+    return Response(io.SessionOut(selectors.session_detail(session)).data, status=code)
 
 
 class SessionListView(ApiView):
@@ -35,20 +34,21 @@ class SessionListView(ApiView):
         checks_query=True,
     )
     def get(self, request: Request) -> Response:
-        sessions = sessions_of(self.actor, selectors.session_queryset())
         query = io.SessionFilter(data=request.query_params)
         query.is_valid(raise_exception=True)
-        if "circle" in query.validated_data:
-            sessions = sessions.filter(circle_id=query.validated_data["circle"])
-        return self.paginated(sessions.order_by("-started_at", "-id"), io.SessionOut)
+        sessions = selectors.session_list(self.actor, circle=query.validated_data.get("circle"))
+        return self.paginated(sessions, io.SessionOut)
 
     @writes(io.SessionInput, 201, io.SessionOut, summary="Start a session")
     @gated
     def post(self, request: Request) -> Response:
         data = self.valid(io.SessionInput).validated_data
-        circle = circles_of(self.actor).filter(pk=data["circle"]).first()
-        if circle is None:
-            raise Invalid(gettext_noop("There is no circle %(id)s of yours."), id=data["circle"])
+        try:
+            circle = access_circle(self.actor, data["circle"])
+        except NotFound:  # named in the body, not the address: the body is wrong
+            raise Invalid(
+                gettext_noop("There is no circle %(id)s of yours."), id=data["circle"]
+            ) from None
         session = services.session_create(
             circle=circle,
             name=data["name"],

@@ -6,7 +6,7 @@ from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from tracker import services
+from tracker import selectors, services
 from tracker.access import Role, access_session, access_share_link
 from tracker.api import serializers as io
 from tracker.api.base import ApiView, gated
@@ -19,8 +19,7 @@ class ShareLinksView(ApiView):
     @reads(io.ShareLinkOut(many=True), summary="The session's share links, newest first")
     def get(self, request: Request, pk: int) -> Response:
         session = access_session(self.actor, pk, need=Role.MEMBER)
-        links = session.share_links.order_by("-created_at", "-id")
-        return Response(io.ShareLinkOut(links, many=True).data)
+        return Response(io.ShareLinkOut(selectors.share_links(session), many=True).data)
 
     @writes(
         io.ShareLinkInput,

@@ -9,7 +9,37 @@ from dataclasses import dataclass
 from django.contrib.auth.models import User
 from django.db.models import Count, Prefetch, QuerySet
 
+from tracker.access import Actor, circles_of, sessions_of
 from tracker.models import Circle, Deal, DealPlayer, Player, Seat, Session, ShareLink, counted
+
+
+def session_list(actor: Actor, *, circle: int | None = None) -> QuerySet[Session]:
+    """The sessions the caller reaches (optionally one circle's), newest first, with what
+    their detail shows (see `session_queryset`)."""
+    sessions = sessions_of(actor, session_queryset())
+    if circle is not None:
+        sessions = sessions.filter(circle_id=circle)
+    return sessions.order_by("-started_at", "-id")
+
+
+def session_detail(session: Session) -> Session:
+    """The session read again with what its detail shows (three queries)."""
+    return session_queryset().get(pk=session.pk)
+
+
+def circle_list(actor: Actor) -> QuerySet[Circle]:
+    """The caller's circles by name."""
+    return circles_of(actor).order_by("name", "id")
+
+
+def circle_players(circle: Circle) -> QuerySet[Player]:
+    """A circle's players by name."""
+    return circle.players.order_by("name", "id")
+
+
+def share_links(session: Session) -> QuerySet[ShareLink]:
+    """Every link the session had, newest first, revoked ones too."""
+    return session.share_links.order_by("-created_at", "-id")
 
 
 def session_queryset() -> QuerySet[Session]:

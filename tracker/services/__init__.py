@@ -7,6 +7,7 @@ a `tracker.errors.Refusal` carrying the HTTP status, a stable code and a sentenc
 person; nothing is written when one is raised.
 """
 
+from tracker.services.accounts import api_token_get
 from tracker.services.circles import circle_create, circle_rename
 from tracker.services.corrections import deal_correct
 from tracker.services.deals import (
@@ -23,6 +24,7 @@ from tracker.services.share_links import share_link_create, share_link_revoke
 from tracker.services.tallies import session_tallies_rebuild
 
 __all__ = [
+    "api_token_get",
     "circle_create",
     "circle_rename",
     "deal_correct",

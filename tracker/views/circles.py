@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
@@ -54,42 +56,34 @@ def circle_detail(request: HttpRequest, circle_id: int) -> HttpResponse:
     return _circle_page(request, member_circle(request, circle_id))
 
 
-@member_page(methods=("POST",))
-def player_add(request: HttpRequest, circle_id: int) -> HttpResponse:
-    circle = member_circle(request, circle_id)
+def _player_write(
+    request: HttpRequest, circle: Circle, write_player: Callable[[str], object]
+) -> HttpResponse:
+    """Add or rename a player from the circle page: the name form, then the circle page."""
     form = forms.PlayerForm(request.POST)
     if not form.is_valid():
         return _circle_page(request, circle, form=form, status=400)
     name = form.cleaned_data["name"]
     try:
-        write(
-            request,
-            account(request),
-            form.cleaned_data["key"],
-            lambda: services.player_create(circle=circle, name=name),
-        )
+        write(request, account(request), form.cleaned_data["key"], lambda: write_player(name))
     except Refusal as refusal:
         form.add_error("name", refusal.message)
         return _circle_page(request, circle, form=form, status=refusal.status)
     return redirect("circle", circle_id=circle.pk)
+
+
+@member_page(methods=("POST",))
+def player_add(request: HttpRequest, circle_id: int) -> HttpResponse:
+    circle = member_circle(request, circle_id)
+    return _player_write(
+        request, circle, lambda name: services.player_create(circle=circle, name=name)
+    )
 
 
 @member_page(methods=("POST",))
 def player_rename(request: HttpRequest, circle_id: int, player_id: int) -> HttpResponse:
     circle = member_circle(request, circle_id)
     player = access_player(account(request), player_id, circle=circle)
-    form = forms.PlayerForm(request.POST)
-    if not form.is_valid():
-        return _circle_page(request, circle, form=form, status=400)
-    name = form.cleaned_data["name"]
-    try:
-        write(
-            request,
-            account(request),
-            form.cleaned_data["key"],
-            lambda: services.player_rename(player=player, name=name),
-        )
-    except Refusal as refusal:
-        form.add_error("name", refusal.message)
-        return _circle_page(request, circle, form=form, status=refusal.status)
-    return redirect("circle", circle_id=circle.pk)
+    return _player_write(
+        request, circle, lambda name: services.player_rename(player=player, name=name)
+    )

@@ -19,7 +19,7 @@ from urllib.parse import urlencode
 from django.contrib.auth.models import User
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
@@ -28,6 +28,7 @@ from tracker import gate
 from tracker.access import Actor, Role, access_circle, access_session, link_by_token
 from tracker.errors import Refusal, TooManyWrites
 from tracker.models import Circle, Session
+from tracker.views.screens.words import not_saved
 
 T = TypeVar("T")
 View = Callable[..., HttpResponse]
@@ -210,6 +211,31 @@ def write(request: HttpRequest, actor: Actor, key: str | None, work: Callable[[]
         request.retry_after = refusal.wait  # type: ignore[attr-defined]  # for the response
         raise
     return None if isinstance(outcome, gate.Replay) else outcome
+
+
+Screen = Callable[..., HttpResponse]
+
+
+def write_and_show(
+    request: HttpRequest,
+    page: SessionPage,
+    key: str | None,
+    work: Callable[[], object],
+    *,
+    screen: Screen,
+    then: str,
+) -> HttpResponse:
+    """A session page's write, answered as every screen answers one: refused, the screen
+    as it is now saying "Not saved: why"; done, the screen again for htmx (it swaps it in)
+    or, for a plain form post, a redirect to page `then`. `screen(request, page,
+    message=..., status=...)` draws the screen."""
+    try:
+        write(request, page.actor, key, work)
+    except Refusal as refusal:
+        return screen(request, page, message=not_saved(refusal), status=refusal.status)
+    if request.htmx:  # type: ignore[attr-defined]
+        return screen(request, page)
+    return redirect(page.url(then))
 
 
 # --- Small helpers ----------------------------------------------------------------------

@@ -6,15 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 from tracker import selectors, services
 from tracker.access import Role
-from tracker.errors import Refusal
-from tracker.views.doors import SessionPage, first_error, session_page, write
+from tracker.views.doors import SessionPage, first_error, session_page, write_and_show
 from tracker.views.forms import MOST_SEATS
-from tracker.views.screens.words import not_saved
 from tracker.views.table_forms import SeatingForm
 
 
@@ -68,21 +66,17 @@ def players(request: HttpRequest, page: SessionPage) -> HttpResponse:
     if not form.is_valid():
         return _page(request, page, message=first_error(form), status=400)
     data = form.cleaned_data
-    try:
-        write(
-            request,
-            page.actor,
-            data["key"],
-            lambda: services.players_change(
-                session_id=page.session.pk,
-                deal_id=data["deal"],
-                change=data["action"],
-                target=data["target"],
-                actor=page.actor,
-            ),
-        )
-    except Refusal as refusal:
-        return _page(request, page, message=not_saved(refusal), status=refusal.status)
-    if request.htmx:
-        return _page(request, page)
-    return redirect(page.url("players"))
+    return write_and_show(
+        request,
+        page,
+        data["key"],
+        lambda: services.players_change(
+            session_id=page.session.pk,
+            deal_id=data["deal"],
+            change=data["action"],
+            target=data["target"],
+            actor=page.actor,
+        ),
+        screen=_page,
+        then="players",
+    )

@@ -7,13 +7,11 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 
 from tracker import selectors, services
 from tracker.access import Role
-from tracker.errors import Refusal
-from tracker.views.doors import SessionPage, first_error, session_page, write
-from tracker.views.screens.words import not_saved
+from tracker.views.doors import SessionPage, first_error, session_page, write_and_show
 from tracker.views.table_forms import TransferForm
 
 
@@ -71,21 +69,17 @@ def paid(request: HttpRequest, page: SessionPage) -> HttpResponse:
         return _page(request, page, message=first_error(form), status=400)
     data = form.cleaned_data
     mark = services.transfer_mark_unpaid if data["undo"] else services.transfer_mark_paid
-    try:
-        write(
-            request,
-            page.actor,
-            data["key"],
-            lambda: mark(
-                session_id=page.session.pk,
-                payer_id=data["payer"],
-                payee_id=data["payee"],
-                amount=data["amount"],
-                actor=page.actor,
-            ),
-        )
-    except Refusal as refusal:
-        return _page(request, page, message=not_saved(refusal), status=refusal.status)
-    if request.htmx:
-        return _page(request, page)
-    return redirect(page.url("settle"))
+    return write_and_show(
+        request,
+        page,
+        data["key"],
+        lambda: mark(
+            session_id=page.session.pk,
+            payer_id=data["payer"],
+            payee_id=data["payee"],
+            amount=data["amount"],
+            actor=page.actor,
+        ),
+        screen=_page,
+        then="settle",
+    )

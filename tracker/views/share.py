@@ -15,7 +15,7 @@ from tracker import selectors, services
 from tracker.access import Role, access_share_link
 from tracker.errors import Refusal
 from tracker.models import ShareLink
-from tracker.views.doors import SessionPage, first_error, session_page, write
+from tracker.views.doors import SessionPage, first_error, session_page, write, write_and_show
 from tracker.views.screens.words import not_saved
 from tracker.views.table_forms import ShareLinkForm
 
@@ -74,18 +74,16 @@ def share(request: HttpRequest, page: SessionPage) -> HttpResponse:
     form = ShareLinkForm(request.POST)
     if not form.is_valid():
         return _page(request, page, message=first_error(form), status=400)
-    try:
-        write(
-            request,
-            page.actor,
-            form.cleaned_data["key"],
-            lambda: services.share_link_create(
-                session_id=page.session.pk, role=form.cleaned_data["role"], actor=page.actor
-            ),
-        )
-    except Refusal as refusal:
-        return _page(request, page, message=not_saved(refusal), status=refusal.status)
-    return redirect(page.url("share"))
+    return write_and_show(
+        request,
+        page,
+        form.cleaned_data["key"],
+        lambda: services.share_link_create(
+            session_id=page.session.pk, role=form.cleaned_data["role"], actor=page.actor
+        ),
+        screen=_page,
+        then="share",
+    )
 
 
 @session_page(need=Role.MEMBER, methods=("POST",))

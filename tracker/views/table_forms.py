@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 import scoring
 from tracker.models import DealEvent
+from tracker.records import event_record
 from tracker.services.players import SEAT_CHANGES
 from tracker.views.forms import BEATER_CHOICES, INSTANT_WIN_CHOICES, KeyedForm
 
@@ -56,7 +57,16 @@ def _count(most: int) -> forms.IntegerField:
     return forms.IntegerField(min_value=0, max_value=most, required=False)
 
 
-class TwoBeatenForm(TableForm):
+class EventForm(TableForm):
+    """An event's form: its `type` names the scoring fact its fields make."""
+
+    type = forms.ChoiceField(choices=DealEvent.Type.choices)
+
+    def record(self) -> scoring.Record:
+        return event_record(self.cleaned_data["type"], self.cleaned_data)
+
+
+class TwoBeatenForm(EventForm):
     by = forms.IntegerField(error_messages={"required": _("Pick who beat the 2.")})
     owner = forms.IntegerField(error_messages={"required": _("Pick whose 2 it was.")})
     beaten_with = forms.ChoiceField(
@@ -73,17 +83,8 @@ class TwoBeatenForm(TableForm):
             raise forms.ValidationError(_("Count at least one 2, black or red."))
         return cleaned
 
-    def record(self) -> scoring.Record:
-        return scoring.TwoBeaten(
-            by=self.cleaned_data["by"],
-            owner=self.cleaned_data["owner"],
-            beaten_with=scoring.Beater(self.cleaned_data["beaten_with"]),
-            black=self.cleaned_data.get("black") or 0,
-            red=self.cleaned_data.get("red") or 0,
-        )
 
-
-class CutupBeatenForm(TableForm):
+class CutupBeatenForm(EventForm):
     by = forms.IntegerField(error_messages={"required": _("Pick who beat the cutup.")})
     owner = forms.IntegerField(error_messages={"required": _("Pick whose cutup it was.")})
 
@@ -93,24 +94,16 @@ class CutupBeatenForm(TableForm):
             raise forms.ValidationError(_("Pick two different players."))
         return cleaned
 
-    def record(self) -> scoring.Record:
-        return scoring.CutupBeaten(by=self.cleaned_data["by"], owner=self.cleaned_data["owner"])
 
-
-class GuaransheedForm(TableForm):
+class GuaransheedForm(EventForm):
     player = forms.IntegerField(error_messages={"required": _("Pick who declares.")})
     blind = forms.BooleanField(required=False)
     approved = forms.BooleanField(
         error_messages={"required": _("Everyone at the table must approve: tick the box.")}
     )
 
-    def record(self) -> scoring.Record:
-        return scoring.Guaransheed(
-            player=self.cleaned_data["player"], blind=self.cleaned_data["blind"]
-        )
 
-
-class HandForm(TableForm):
+class HandForm(EventForm):
     player = forms.IntegerField()
     cards = forms.IntegerField(
         min_value=0, max_value=20, error_messages={"required": _("Tap how many cards are left.")}
@@ -120,32 +113,15 @@ class HandForm(TableForm):
     cutups = _count(3)
     bombs = _count(5)
 
-    def record(self) -> scoring.Record:
-        data = self.cleaned_data
-        return scoring.Hand(
-            player=data["player"],
-            cards=data["cards"],
-            black_twos=data.get("black_twos") or 0,
-            red_twos=data.get("red_twos") or 0,
-            cutups=data.get("cutups") or 0,
-            bombs=data.get("bombs") or 0,
-        )
 
-
-class InstantWinForm(TableForm):
+class InstantWinForm(EventForm):
     player = forms.IntegerField(error_messages={"required": _("Pick who won outright.")})
     kind = forms.ChoiceField(
         choices=INSTANT_WIN_CHOICES, error_messages={"required": _("Pick the hand.")}
     )
 
-    def record(self) -> scoring.Record:
-        return scoring.InstantWin(
-            player=self.cleaned_data["player"],
-            kind=scoring.InstantWinKind(self.cleaned_data["kind"]),
-        )
 
-
-EVENT_FORMS: dict[str, type[TableForm]] = {
+EVENT_FORMS: dict[str, type[EventForm]] = {
     DealEvent.Type.TWO_BEATEN: TwoBeatenForm,
     DealEvent.Type.CUTUP_BEATEN: CutupBeatenForm,
     DealEvent.Type.GUARANSHEED: GuaransheedForm,

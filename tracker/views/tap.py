@@ -18,7 +18,7 @@ from tracker import selectors, services
 from tracker.access import Role, access_deal
 from tracker.errors import Refusal
 from tracker.views import table_forms
-from tracker.views.doors import SessionPage, first_error, session_page, write
+from tracker.views.doors import SessionPage, first_error, session_page, write, write_and_show
 from tracker.views.screens.tap import tap_screen
 from tracker.views.screens.words import not_saved
 
@@ -50,13 +50,7 @@ def _table_write(
         deal = access_deal(page.actor, data["deal"], need=Role.SCORER, session=page.session)
         return service(deal.pk)
 
-    try:
-        write(request, page.actor, data["key"], work)
-    except Refusal as refusal:
-        return _screen(request, page, message=not_saved(refusal), status=refusal.status)
-    if request.htmx:
-        return _screen(request, page)
-    return redirect(page.url("tap"))
+    return write_and_show(request, page, data["key"], work, screen=_screen, then="tap")
 
 
 @session_page()

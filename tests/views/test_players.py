@@ -3,7 +3,7 @@
 import pytest
 from django.urls import reverse
 
-from tests.pages.helpers import htmx, open_deal, play_deals
+from tests.views.helpers import htmx, open_deal, play_deals
 from tracker.models import Player, Seat
 from tracker.services import deal_tap, player_create, share_link_create
 

@@ -5,7 +5,7 @@ session of their own, or another session's scorer link)."""
 import pytest
 from django.urls import reverse
 
-from tests.pages.helpers import open_deal, play_deals
+from tests.views.helpers import open_deal, play_deals
 from tracker.access import Actor
 from tracker.models import Correction, Deal, DealPlayer, Tap
 from tracker.services import circle_create, session_create, share_link_create

@@ -3,7 +3,7 @@
 import pytest
 from django.urls import reverse
 
-from tests.pages.helpers import htmx, open_deal, play_deals
+from tests.views.helpers import htmx, open_deal, play_deals
 from tracker.access import Actor
 from tracker.models import DealEvent, Session, Tap
 from tracker.services import share_link_create, share_link_revoke

@@ -14,11 +14,11 @@ from rest_framework.test import APIClient
 
 import scoring
 from scoring.text import Text, gettext_noop, ordinal
-from tests.pages.helpers import htmx, open_deal
+from tests.views.helpers import htmx, open_deal
 from tracker.errors import Invalid
 from tracker.models import Tap
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 # Every module that marks a sentence to be said later: the rules, and every layer of the
 # app that refuses (access, the write gate, services, selectors, the API, the pages).
 SOURCES = [

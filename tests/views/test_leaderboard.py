@@ -9,7 +9,7 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
-from tests.pages.helpers import htmx, open_deal, play_deals
+from tests.views.helpers import htmx, open_deal, play_deals
 from tracker.models import Deal
 from tracker.services import deal_end, deal_tap, share_link_create
 

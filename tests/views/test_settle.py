@@ -3,7 +3,7 @@
 import pytest
 from django.urls import reverse
 
-from tests.pages.helpers import htmx, play_deals
+from tests.views.helpers import htmx, play_deals
 from tracker.models import Payment
 from tracker.services import share_link_create
 

@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 import scoring
-from tests.pages.helpers import open_deal, play_deals
+from tests.views.helpers import open_deal, play_deals
 from tracker.models import Correction, DealEvent
 from tracker.services import deal_event_record, deal_tap, share_link_create
 
