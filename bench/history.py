@@ -8,8 +8,9 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from tracker.access import Actor
 from tracker.models import Circle, Deal, DealPlayer, LedgerLine, Session, Tap
-from tracker.services import Actor, session_create, session_tallies_rebuild
+from tracker.services import session_create, session_tallies_rebuild
 
 POINTS = {1: 3, 2: 2, 3: 1}
 

@@ -140,7 +140,7 @@ def event_record(kind: str, sent: Mapping[str, Any]) -> scoring.Record:
     return record(**values)
 
 
-def seating(deal: Deal) -> list[DealPlayer]:
+def seated_players(deal: Deal) -> list[DealPlayer]:
     """The deal's players in seat order, with their players (names) loaded."""
     return list(deal.deal_players.select_related("player").order_by("seat"))
 
@@ -153,7 +153,7 @@ def deal_facts(
     """The scoring facts of a stored deal (its session must be loaded). `rows` and
     `deal_players` (seat order, players loaded), when the caller has read them."""
     if deal_players is None:
-        deal_players = seating(deal)
+        deal_players = seated_players(deal)
     if rows is None:
         rows = live_records(deal)
     return scoring.DealFacts(
@@ -243,7 +243,7 @@ def read_deal_state(deal: Deal, deal_players: list[DealPlayer] | None = None) ->
     the next deal's id: five, however long the session.
     """
     if deal_players is None:
-        deal_players = seating(deal)
+        deal_players = seated_players(deal)
     rows = live_records(deal)
     facts = deal_facts(deal, rows, deal_players)
     next_deal = (

@@ -8,7 +8,7 @@ from django.db.models import Prefetch, QuerySet
 
 import scoring
 from tracker.models import Deal, DealEvent, DealPlayer, LedgerLine, Session, Tap
-from tracker.records import DealState, Row, deal_facts, read_deal_state, seating
+from tracker.records import DealState, Row, deal_facts, read_deal_state, seated_players
 
 
 def deal_state(deal: Deal) -> DealState:
@@ -122,7 +122,7 @@ def deal_page(deal: Deal) -> DealPage:
     Queries: players, taps and their not-played marks, events, ledger, corrections with
     who made them: six, whatever the session's length.
     """
-    players = seating(deal)
+    players = seated_players(deal)
     taps = list(deal.taps.order_by("seq").prefetch_related("not_played"))
     events = list(deal.dealevents.order_by("seq"))
     rows: list[Row] = [*taps, *events]

@@ -102,7 +102,7 @@ def new_session(circle: Circle) -> NewSession:
 
 
 @dataclass
-class Seating:
+class PlayersPage:
     """The players page: who sits at the open deal, in seat order (players loaded),
     whether anything is recorded on it yet, and the circle's other players."""
 
@@ -112,7 +112,7 @@ class Seating:
     bench: list[Player]
 
 
-def seating(session: Session) -> Seating:
+def players_page(session: Session) -> PlayersPage:
     """The players page's data (five queries; two once the session has ended)."""
     deal = session.deals.filter(status=Deal.Status.OPEN).first()
     seated: list[DealPlayer] = []
@@ -126,7 +126,7 @@ def seating(session: Session) -> Seating:
     bench = list(
         session.circle.players.exclude(pk__in=[dp.player_id for dp in seated]).order_by("name")
     )
-    return Seating(deal=deal, seated=seated, started=started, bench=bench)
+    return PlayersPage(deal=deal, seated=seated, started=started, bench=bench)
 
 
 def active_share_links(session: Session) -> list[ShareLink]:

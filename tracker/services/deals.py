@@ -24,7 +24,7 @@ from tracker.records import (
     deal_state,
     live_records,
     read_deal_state,
-    seating,
+    seated_players,
 )
 from tracker.services.corrections import deal_correct
 from tracker.services.locks import lock_session_of_deal, locked_deal
@@ -44,7 +44,7 @@ def _record(*, deal_id: int, record: scoring.Record, actor: Actor) -> DealState:
         raise Conflict(ENDED, code="deal_ended")
     if deal.status == Deal.Status.FILED:
         raise Conflict(FILED, code="deal_filed")
-    deal_players = seating(deal)
+    deal_players = seated_players(deal)
     rows = live_records(deal)
     try:
         facts, result = scoring.add_record(deal_facts(deal, rows, deal_players), record)

@@ -28,8 +28,8 @@ def _page(
 ) -> HttpResponse:
     """Who sits at the table for the open deal, and the circle's other players. Changes
     are allowed only while that deal has nothing recorded (`services.players_change`)."""
-    seating = selectors.seating(page.session)
-    deal = seating.deal
+    table = selectors.players_page(page.session)
+    deal = table.deal
     seated = [
         SeatLine(
             id=dp.player_id,
@@ -43,13 +43,13 @@ def _page(
                 if holds
             ],
         )
-        for dp in seating.seated
+        for dp in table.seated
     ]
     context = page.context(
         deal=deal,
         seated=seated,
-        bench=seating.bench,
-        started=seating.started,
+        bench=table.bench,
+        started=table.started,
         message=message,
         most_seats=MOST_SEATS,
     )
