@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from scoring.facts import DealFacts, DealStatus, InstantWinKind, PlayerId, Tap
 from scoring.replay import DealState, replay
-from scoring.table import most_cards
+from scoring.table import TWOS_PER_COLOUR_PER_DECK, most_cards
 
 Players = tuple[PlayerId, ...]
 
@@ -90,8 +90,9 @@ def _open(deal: DealState) -> Allowed:
         tap=tap,
         loser=loser,
         not_played=untapped if options.got_to_get_in and not filled else (),
-        two_beaten=True,
-        cutup_beaten=rules.penalties_on,
+        two_beaten=_twos_left(deal),
+        # Only a cutup that beat a 2 earns, so only one that stands can be beaten for more.
+        cutup_beaten=rules.penalties_on and bool(deal.cutup_earning),
         guaransheed=deal.players if declare else (),
         instant_win=deal.players if claim else (),
         instant_win_kinds=tuple(InstantWinKind) if claim else (),
@@ -122,8 +123,8 @@ def _closed(deal: DealState, status: DealStatus) -> Allowed:
         tap=(),
         loser=(),
         not_played=(),
-        two_beaten=not instant,
-        cutup_beaten=rules.penalties_on and not instant,
+        two_beaten=not instant and _twos_left(deal),
+        cutup_beaten=rules.penalties_on and not instant and bool(deal.cutup_earning),
         guaransheed=deal.players if declare else (),
         instant_win=deal.players if claim else (),
         instant_win_kinds=tuple(InstantWinKind) if claim else (),
@@ -133,6 +134,13 @@ def _closed(deal: DealState, status: DealStatus) -> Allowed:
         unused_cards=rules.penalties_on,
         end=False,
     )
+
+
+def _twos_left(deal: DealState) -> bool:
+    """Whether a 2 of either colour is still unaccounted for (not yet beaten or left in a
+    hand): each is beaten at most once."""
+    most = TWOS_PER_COLOUR_PER_DECK * deal.decks
+    return any(seen < most for seen in deal.twos_seen)
 
 
 def _instant_wins_offered(deal: DealState) -> bool:

@@ -16,6 +16,7 @@ from scoring.facts import (
     DealResult,
     DealStatus,
     Guaransheed,
+    Hand,
     InstantWin,
     PlayerId,
     Record,
@@ -60,7 +61,9 @@ def correct(
     if any(isinstance(record, InstantWin) for record in events_after):
         taps = []  # an instant win places nobody else
     # A stable sort by phase keeps the recorded order within each phase.
-    records = sorted([*events_after, *taps], key=_phase)
+    records = _hands_before_their_taps(
+        sorted([*events_after, *taps], key=_phase), _early_hands(facts.records)
+    )
     corrected = replace(facts, records=tuple(records))
     try:
         after = play(corrected)
@@ -90,6 +93,40 @@ def _reordered(
     if loser is not None and loser not in order:
         taps.append(Tap(player=loser, loser=True))
     return taps
+
+
+def _early_hands(records: Sequence[Record]) -> set[int]:
+    """The hands (by identity) recorded before their player went out: a player who plays
+    their last cards may have their hand noted first, with no cards left."""
+    tapped_at = {
+        record.player: index
+        for index, record in enumerate(records)
+        if isinstance(record, Tap) and not record.loser
+    }
+    return {
+        id(record)
+        for index, record in enumerate(records)
+        if isinstance(record, Hand) and index < tapped_at.get(record.player, -1)
+    }
+
+
+def _hands_before_their_taps(records: list[Record], early: set[int]) -> list[Record]:
+    """`records` with each early hand just before its player's tap again, wherever the
+    correction put that tap: replayed after it, the player would hold no cards. A hand
+    whose player is no longer tapped stays with the hands, at the end."""
+    moved = {
+        record.player: record
+        for record in records
+        if isinstance(record, Hand) and id(record) in early
+    }
+    ordered: list[Record] = []
+    for record in records:
+        if id(record) in early:
+            continue
+        if isinstance(record, Tap) and not record.loser and record.player in moved:
+            ordered.append(moved.pop(record.player))
+        ordered.append(record)
+    return [*ordered, *moved.values()]
 
 
 def _phase(record: Record) -> int:

@@ -131,7 +131,7 @@ def test_hands_loser_pays_with_penalties_offers_those_holding_cards():
     assert allowed_on(FOUR, rule_set, Tap(BEN)).hands == (ALICE, CARA, DEV)
     assert allowed_on(FOUR, rule_set, Tap(BEN), Hand(CARA, cards=4)).hands == (ALICE, DEV)
     offered = allowed_on(FOUR, rule_set)
-    assert (offered.cutup_beaten, offered.unused_cards) == (True, True)
+    assert (offered.cutup_beaten, offered.unused_cards) == (False, True)
 
 
 def test_hands_loser_pays_without_penalties_offers_nobody():
@@ -234,7 +234,7 @@ def test_hands_pay_by_the_card_with_penalties_asks_unused_cards():
 
     assert offered.hands_due == (ALICE, CARA, DEV)
     assert offered.hands == ()
-    assert (offered.cutup_beaten, offered.unused_cards) == (True, True)
+    assert (offered.cutup_beaten, offered.unused_cards) == (False, True)
 
 
 # --- Pro-Play ---------------------------------------------------------------------------
@@ -246,7 +246,7 @@ def test_hands_due_pro_play_after_the_winner():
     assert offered.tap == ()
     assert offered.hands_due == (ALICE, BEN, CARA)
     assert offered.hands == ()
-    assert (offered.cutup_beaten, offered.unused_cards) == (True, True)
+    assert (offered.cutup_beaten, offered.unused_cards) == (False, True)
 
 
 def test_hands_pro_play_ended_without_a_winner_offers_everyone():
@@ -384,7 +384,7 @@ def test_closed_filed_deal_offers_corrections_only():
     assert offered.status is DealStatus.FILED
     assert (offered.tap, offered.loser, offered.not_played, offered.hands_due) == ((),) * 4
     assert offered.two_beaten is True
-    assert offered.cutup_beaten is True
+    assert offered.cutup_beaten is False  # no cutup beat a 2 in it
     assert offered.hands == (DEV,)  # the loser, untapped
     assert offered.end is False
 
@@ -494,6 +494,17 @@ def test_offered_records_are_accepted(data):
     assert play(deal).status is allowed(deal).status
 
 
+def test_cutup_beaten_offered_once_a_cutup_beat_a_2_and_not_after_a_bomb():
+    rule_set = rules(penalties=True)
+    cut = TwoBeaten(by=BEN, owner=ALICE, beaten_with=Beater.CUTUP, black=1)
+    bombed = TwoBeaten(by=BEN, owner=ALICE, beaten_with=Beater.BOMB, black=1)
+
+    assert allowed_on(FOUR, rule_set).cutup_beaten is False
+    assert allowed_on(FOUR, rule_set, cut).cutup_beaten is True
+    assert allowed_on(FOUR, rule_set, bombed).cutup_beaten is False
+    assert allowed_on(FOUR, rules(), cut).cutup_beaten is False  # penalties off
+
+
 def test_cutup_beaten_offered_records_are_accepted():
     rule_set = rules(penalties=True)
     deal = facts(FOUR, rule_set, TwoBeaten(BEN, ALICE, Beater.CUTUP, red=1))
@@ -505,3 +516,12 @@ def test_cutup_beaten_offered_records_are_accepted():
     filed = add_record(filed, Tap(CARA))[0]
     assert allowed(filed).cutup_beaten is True
     correct(filed, add=[CutupBeaten(CARA, BEN)])
+
+
+def test_two_beaten_not_offered_once_every_2_is_accounted_for():
+    both_blacks = TwoBeaten(by=BEN, owner=ALICE, beaten_with=Beater.BOMB, black=2)
+    one_red = TwoBeaten(by=CARA, owner=DEV, beaten_with=Beater.CUTUP, red=1)
+    last_red = TwoBeaten(by=DEV, owner=CARA, beaten_with=Beater.CUTUP, red=1)
+
+    assert allowed_on(FOUR, rules(), both_blacks, one_red).two_beaten is True
+    assert allowed_on(FOUR, rules(), both_blacks, one_red, last_red).two_beaten is False

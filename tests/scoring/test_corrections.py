@@ -23,6 +23,8 @@ from scoring import (
     StakeRule,
     Tap,
     TwoBeaten,
+    add_record,
+    allowed,
     correct,
     end_match,
     play,
@@ -298,3 +300,41 @@ def test_winner_takes_all_hands_corrected_after_filing():
         line(ALICE, BEN, "3", Reason.CARDS_LEFT),
         line(CARA, BEN, "1", Reason.CARDS_LEFT),
     )
+
+
+def filed_with_an_empty_hand_before_its_tap() -> DealFacts:
+    """Loser pays with penalties: Alice's hand is noted (no cards left) while she still
+    holds cards, then she goes out first; the deal files at the third tap."""
+    deal = facts(FOUR, rules(penalties=True))
+    assert ALICE in allowed(deal).hands
+    deal, _result = add_record(deal, Hand(ALICE, cards=0))
+    for player in (ALICE, BEN, CARA):
+        deal, result = add_record(deal, Tap(player))
+    assert result.status is DealStatus.FILED
+    return deal
+
+
+def test_a_hand_noted_before_its_player_went_out_replays_before_the_tap():
+    deal = filed_with_an_empty_hand_before_its_tap()
+
+    same, unchanged = correct(deal, order=[ALICE, BEN, CARA])
+    reordered, after = correct(deal, order=[BEN, ALICE, CARA])
+
+    assert unchanged == play(deal)
+    assert same.records == deal.records
+    assert reordered.records == (Tap(BEN), Hand(ALICE, cards=0), Tap(ALICE), Tap(CARA))
+    assert after.places == {BEN: 1, ALICE: 2, CARA: 3, DEV: 4}
+
+
+def test_what_allowed_offers_a_filed_deal_with_such_a_hand_is_accepted():
+    deal = filed_with_an_empty_hand_before_its_tap()
+    offered = allowed(deal)
+
+    assert offered.two_beaten is True
+    _facts, after = correct(deal, add=[TwoBeaten(BEN, CARA, Beater.BOMB, black=1)])
+    assert after.status is DealStatus.FILED
+    assert offered.hands == (DEV,)
+    _facts, after = correct(deal, add=[Hand(DEV, cards=3, black_twos=1)])
+    assert (DEV, ALICE, Decimal("1"), Reason.UNUSED_BLACK_TWO) in [
+        (line.payer, line.payee, line.amount, line.reason) for line in after.ledger
+    ]

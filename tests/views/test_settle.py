@@ -90,3 +90,26 @@ def test_a_viewer_link_sees_but_cannot_mark_paid(client, table, actor):
     assert page.status_code == 200
     assert "Mark paid" not in page.text
     assert response.status_code == 403
+
+
+@pytest.mark.parametrize("undo", ["", "1"], ids=["mark-paid", "mark-unpaid"])
+@pytest.mark.parametrize("field", ["payer", "payee"])
+def test_transfer_paid_page_huge_player_id_is_refused_not_a_server_error(
+    member, table, undo, field
+):
+    """An id past what an id column holds is refused by the form (400), never handed to
+    the database (on SQLite it would overflow: a 500)."""
+    session, players = table
+    member.raise_request_exception = False
+    sent = {
+        "payer": players["Dev"].pk,
+        "payee": players["Alice"].pk,
+        "amount": "1.00",
+        "undo": undo,
+        "key": f"huge-{field}-{undo}",
+    }
+    sent[field] = "9" * 20
+
+    response = member.post(f"/sessions/{session.pk}/settle/paid/", sent)
+
+    assert response.status_code == 400

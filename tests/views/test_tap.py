@@ -1,8 +1,11 @@
 """The tap screen: taps, undo, events, End match, retries and who may tap."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
+from scoring import Hand, Options
 from tests.views.helpers import htmx, open_deal, play_deals
 from tracker.access import Actor
 from tracker.models import DealEvent, Session, Tap
@@ -350,3 +353,21 @@ def test_the_menu_switches_language_back_to_the_tap_screen(member, table):
     fragment = tap(member, session, players["Alice"]).text  # rendered for POST .../tap/
 
     assert f'name="next" value="{url(session)}"' in fragment
+
+
+def test_tap_screen_disables_the_tap_of_a_player_whose_hand_blocks_it(member, make_session, actor):
+    """The player buttons follow `scoring.allowed(...).tap`: a player whose hand is
+    recorded with cards left cannot go out, so their button is disabled rather than
+    offering a tap the rules refuse ("Ben's hand is recorded with cards left")."""
+    from tracker.services import deal_event_record
+
+    session, players = make_session(options=Options(penalties=True))
+    deal = session.deals.get()
+    ben = players["Ben"].pk
+    deal_event_record(deal_id=deal.pk, event=Hand(ben, cards=5), actor=actor)
+
+    html = member.get(f"/sessions/{session.pk}/").content.decode()
+    button = re.search(rf'<button[^>]*class="player__tap"[^>]*value="{ben}"[^>]*>', html)
+
+    assert button is not None
+    assert "disabled" in button.group(0)

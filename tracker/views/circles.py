@@ -13,6 +13,7 @@ from tracker.errors import Refusal
 from tracker.models import Circle
 from tracker.views import forms
 from tracker.views.doors import account, member_circle, member_page, write
+from tracker.views.screens.words import reason
 
 
 @member_page(methods=("GET", "POST"))
@@ -28,7 +29,7 @@ def circle_new(request: HttpRequest) -> HttpResponse:
                 lambda: services.circle_create(owner=actor.user, name=form.cleaned_data["name"]),
             )
         except Refusal as refusal:
-            form.add_error("name", refusal.message)
+            form.add_error("name", reason(refusal))
         else:
             return redirect("home") if circle is None else redirect("circle", circle_id=circle.pk)
     return render(request, "circles/new.html", {"form": form}, status=400 if form.errors else 200)
@@ -67,7 +68,7 @@ def _player_write(
     try:
         write(request, account(request), form.cleaned_data["key"], lambda: write_player(name))
     except Refusal as refusal:
-        form.add_error("name", refusal.message)
+        form.add_error("name", reason(refusal))
         return _circle_page(request, circle, form=form, status=refusal.status)
     return redirect("circle", circle_id=circle.pk)
 

@@ -26,6 +26,7 @@ from tracker.views.screens.words import (
     finish_line,
     money_lines,
     not_saved,
+    reason,
     record_label,
 )
 
@@ -163,7 +164,7 @@ def deal(request: HttpRequest, page: SessionPage, number: int) -> HttpResponse:
         )
     except Refusal as refusal:
         return _page(
-            request, page, deal_page, form=form, message=refusal.message, status=refusal.status
+            request, page, deal_page, form=form, message=reason(refusal), status=refusal.status
         )
     return redirect(page.url("deal", number=number))
 

@@ -28,7 +28,7 @@ from tracker import gate
 from tracker.access import Actor, Role, access_circle, access_session, link_by_token
 from tracker.errors import Refusal, TooManyWrites
 from tracker.models import Circle, Session
-from tracker.views.screens.words import not_saved
+from tracker.views.screens.words import not_saved, reason
 
 T = TypeVar("T")
 View = Callable[..., HttpResponse]
@@ -164,7 +164,8 @@ def refused(request: HttpRequest, refusal: Refusal) -> HttpResponse:
     write rate)."""
     if isinstance(refusal, TooManyWrites):
         request.retry_after = refusal.wait  # type: ignore[attr-defined]
-    response = render(request, "refused.html", {"refusal": refusal}, status=refusal.status)
+    context = {"refusal": refusal, "reason": reason(refusal)}
+    response = render(request, "refused.html", context, status=refusal.status)
     return _said_when_to_retry(request, response)
 
 

@@ -51,6 +51,25 @@ OPTION_FIELDS = [
 ]
 
 
+MAX_ID = 2**63 - 1  # the largest id a database id column holds
+
+
+class IdField(forms.IntegerField):
+    """An id sent by a form: ASCII digits, from 1 to what an id column holds. Anything
+    else ("abc", "1.5", "٣", a number past the column) is refused here, not by the
+    database."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("min_value", 1)
+        kwargs.setdefault("max_value", MAX_ID)
+        super().__init__(**kwargs)
+
+    def to_python(self, value: Any) -> int | None:
+        if isinstance(value, str) and value.strip() and not value.strip().isascii():
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        return super().to_python(value)
+
+
 class KeyedForm(forms.Form):
     """A form that writes: it carries the idempotency key its page was rendered with, so
     a retried or doubled submit is applied once (`tracker.views.doors.write`)."""

@@ -9,6 +9,7 @@ from tracker import selectors, services
 from tracker.errors import Refusal
 from tracker.views import forms
 from tracker.views.doors import account, member_circle, member_page, write
+from tracker.views.screens.words import reason
 
 
 @member_page(methods=("GET", "POST"))
@@ -43,7 +44,7 @@ def session_new(request: HttpRequest, circle_id: int) -> HttpResponse:
                 ),
             )
         except Refusal as refusal:
-            form.add_error(None, refusal.message)
+            form.add_error(None, reason(refusal))
         else:
             if session is None:  # sent twice: the first one started it
                 return redirect("circle", circle_id=circle.pk)

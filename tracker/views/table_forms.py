@@ -13,7 +13,7 @@ import scoring
 from tracker.models import DealEvent
 from tracker.records import event_record
 from tracker.services.players import SEAT_CHANGES
-from tracker.views.forms import BEATER_CHOICES, INSTANT_WIN_CHOICES, KeyedForm
+from tracker.views.forms import BEATER_CHOICES, INSTANT_WIN_CHOICES, IdField, KeyedForm
 
 
 class IdListField(forms.Field):
@@ -24,21 +24,22 @@ class IdListField(forms.Field):
     def to_python(self, value: Any) -> list[int]:
         if not value:
             return []
+        ids = IdField()
         try:
-            return [int(item) for item in value]
-        except (TypeError, ValueError):
+            return [ids.clean(item) for item in value]
+        except forms.ValidationError:
             raise forms.ValidationError(_("Pick players from the list.")) from None
 
 
 class TableForm(KeyedForm):
     """What every write about a deal carries: the deal it was rendered for, and its key."""
 
-    deal = forms.IntegerField()
+    deal = IdField()
 
 
 class TapForm(TableForm):
-    player = forms.IntegerField(required=False)
-    loser = forms.IntegerField(required=False)
+    player = IdField(required=False)
+    loser = IdField(required=False)
     not_played = IdListField(required=False)
 
     def clean(self) -> dict[str, Any]:
@@ -67,8 +68,8 @@ class EventForm(TableForm):
 
 
 class TwoBeatenForm(EventForm):
-    by = forms.IntegerField(error_messages={"required": _("Pick who beat the 2.")})
-    owner = forms.IntegerField(error_messages={"required": _("Pick whose 2 it was.")})
+    by = IdField(error_messages={"required": _("Pick who beat the 2.")})
+    owner = IdField(error_messages={"required": _("Pick whose 2 it was.")})
     beaten_with = forms.ChoiceField(
         choices=BEATER_CHOICES, error_messages={"required": _("Pick cutup or bomb.")}
     )
@@ -85,8 +86,8 @@ class TwoBeatenForm(EventForm):
 
 
 class CutupBeatenForm(EventForm):
-    by = forms.IntegerField(error_messages={"required": _("Pick who beat the cutup.")})
-    owner = forms.IntegerField(error_messages={"required": _("Pick whose cutup it was.")})
+    by = IdField(error_messages={"required": _("Pick who beat the cutup.")})
+    owner = IdField(error_messages={"required": _("Pick whose cutup it was.")})
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
@@ -96,7 +97,7 @@ class CutupBeatenForm(EventForm):
 
 
 class GuaransheedForm(EventForm):
-    player = forms.IntegerField(error_messages={"required": _("Pick who declares.")})
+    player = IdField(error_messages={"required": _("Pick who declares.")})
     blind = forms.BooleanField(required=False)
     approved = forms.BooleanField(
         error_messages={"required": _("Everyone at the table must approve: tick the box.")}
@@ -104,7 +105,7 @@ class GuaransheedForm(EventForm):
 
 
 class HandForm(EventForm):
-    player = forms.IntegerField()
+    player = IdField()
     cards = forms.IntegerField(
         min_value=0, max_value=20, error_messages={"required": _("Tap how many cards are left.")}
     )
@@ -115,7 +116,7 @@ class HandForm(EventForm):
 
 
 class InstantWinForm(EventForm):
-    player = forms.IntegerField(error_messages={"required": _("Pick who won outright.")})
+    player = IdField(error_messages={"required": _("Pick who won outright.")})
     kind = forms.ChoiceField(
         choices=INSTANT_WIN_CHOICES, error_messages={"required": _("Pick the hand.")}
     )
@@ -194,10 +195,10 @@ class SeatingForm(TableForm):
     """One change to who sits where, between deals: move a player up or down a seat,
     let one sit out, seat a circle player, or seat a new player by name."""
 
-    up = forms.IntegerField(required=False)
-    down = forms.IntegerField(required=False)
-    drop = forms.IntegerField(required=False)
-    add = forms.IntegerField(required=False)
+    up = IdField(required=False)
+    down = IdField(required=False)
+    drop = IdField(required=False)
+    add = IdField(required=False)
     name = forms.CharField(label=_("New player"), max_length=40, required=False)
 
     ACTIONS = SEAT_CHANGES
@@ -218,8 +219,8 @@ class SeatingForm(TableForm):
 class TransferForm(KeyedForm):
     """A transfer of the settlement, marked paid (or, with `undo`, paid no more)."""
 
-    payer = forms.IntegerField(min_value=1)
-    payee = forms.IntegerField(min_value=1)
+    payer = IdField()
+    payee = IdField()
     amount = forms.DecimalField(max_digits=20, decimal_places=3, min_value=0)
     undo = forms.BooleanField(required=False)
 
@@ -228,4 +229,4 @@ class ShareLinkForm(KeyedForm):
     """A new share link for a role, or (with `link`) one to revoke."""
 
     role = forms.CharField(max_length=10, required=False)
-    link = forms.IntegerField(min_value=1, required=False)
+    link = IdField(required=False)

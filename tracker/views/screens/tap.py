@@ -41,6 +41,7 @@ class PlayerCard:
     is_leader: bool = False
     hand: str = ""
     needs_hand: bool = False
+    may_tap: bool = False  # may be tapped out now
     may_lose: bool = False  # may be tapped as the loser now
     points: int = 0
 
@@ -121,6 +122,7 @@ def tap_screen(table: Table, page: SessionPage, *, message: str = "") -> TapScre
                     else ""
                 ),
                 needs_hand=dp.player_id in allowed.hands_due,
+                may_tap=dp.player_id in allowed.tap,
                 may_lose=dp.player_id in allowed.loser,
                 points=state.result.points.get(dp.player_id, 0),
             )

@@ -57,10 +57,14 @@ KEY_REFUSALS = {
 }
 
 
+def reason(refusal: Refusal) -> str:
+    """Why something was refused, as a page says it (see KEY_REFUSALS)."""
+    return str(KEY_REFUSALS.get(refusal.code) or refusal.message)
+
+
 def not_saved(refusal: Refusal) -> str:
     """A refused write, as the pages say it: "Not saved: Alice is already out (1st)."."""
-    reason = KEY_REFUSALS.get(refusal.code) or refusal.message
-    return _("Not saved: %(reason)s") % {"reason": reason}
+    return _("Not saved: %(reason)s") % {"reason": reason(refusal)}
 
 
 def trading_lines(trading: Iterable[dict[str, int]], names: dict[int, str]) -> list[str]:
