@@ -56,3 +56,24 @@ def test_scoring_import_loads_no_django_module() -> None:
     )
 
     assert result.returncode == 0, result.stderr
+
+
+LONGEST_MODULE = 400  # lines; split a module by noun before it grows past this
+
+
+def test_no_module_of_the_app_is_longer_than_a_screenful_or_two() -> None:
+    modules = [
+        path
+        for package in ("scoring", "tracker")
+        for path in sorted((REPO_ROOT / package).rglob("*.py"))
+        if "migrations" not in path.parts
+    ]
+
+    too_long = {
+        str(path.relative_to(REPO_ROOT)): lines
+        for path in modules
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > LONGEST_MODULE
+    }
+
+    assert len(modules) > 50
+    assert too_long == {}

@@ -118,12 +118,17 @@ def test_a_refused_addition_says_why(phone, make_session, user, screenshot):
     sign_in(phone, "host", "table-of-four")
     phone.goto(f"/sessions/{session.pk}/deals/1/")
 
-    phone.locator(".action__button", has_text="Cutup beaten").click()
+    # No cutup beat a 2 in this deal, so "cutup beaten" is not offered at all; four 2s
+    # in one play is the rules' to refuse.
+    expect(phone.locator(".action__button", has_text="Cutup beaten")).to_have_count(0)
+    phone.locator(".action__button", has_text="2 chopped").click()
     sheet = phone.locator(".action[open] .sheet")
     sheet.locator("fieldset", has_text="Who beat it").locator("label.chip", has_text="Cara").click()
-    sheet.locator("fieldset", has_text="Whose cutup").locator("label.chip", has_text="Ben").click()
+    sheet.locator("fieldset", has_text="Whose 2").locator("label.chip", has_text="Ben").click()
+    sheet.locator("fieldset", has_text="Black 2s").locator("label.chip", has_text="3").click()
+    sheet.locator("fieldset", has_text="Red 2s").locator("label.chip", has_text="1").click()
     sheet.get_by_role("button", name="Add to the deal").click()
 
-    expect(phone.locator(".alert")).to_contain_text("Ben has no cutup that beat a 2")
-    expect(phone.locator(".ledger")).not_to_contain_text("cutup beaten")
+    expect(phone.locator(".alert")).to_contain_text("One play beats 1 to 3 twos")
+    expect(phone.locator(".ledger")).not_to_contain_text("2 chopped")
     screenshot(phone, "39-deal-add-refused")
