@@ -5,9 +5,9 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 import scoring
+from tracker.access import Actor
 from tracker.models import Circle, Deal
 from tracker.services import (
-    Actor,
     circle_create,
     deal_end,
     deal_event_record,
