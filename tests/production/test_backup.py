@@ -343,6 +343,7 @@ NOT_EXPORTED = {
     "session": "implied by nesting",
     "deal": "implied by nesting",
     "token": "only with --with-tokens",
+    "version": "a counter for watching phones, not data: an import starts it again",
 }
 
 

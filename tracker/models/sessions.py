@@ -45,6 +45,9 @@ class Session(models.Model):
     )
     started_at = models.DateTimeField(default=timezone.now)
     ended_at = models.DateTimeField(null=True, blank=True)
+    # Moves on with every change a screen shows (in the change's own transaction), so a
+    # phone that saw version N knows it is stale once N+1 commits (tracker.services.locks).
+    version = models.PositiveBigIntegerField(default=0)
     # Who ended it (End match): an account, or the scorer link passed round the table.
     ended_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,

@@ -27,7 +27,7 @@ from tracker.records import (
     seated_players,
 )
 from tracker.services.corrections import deal_correct
-from tracker.services.locks import lock_session_of_deal, locked_deal
+from tracker.services.locks import lock_session_of_deal, locked_deal, session_of_deal_changed
 from tracker.services.results import save_records, store_result
 
 ENDED = gettext_noop("This deal was ended with End match.")
@@ -37,8 +37,9 @@ NOTHING_TO_UNDO = gettext_noop("Nothing to undo on this deal.")
 
 
 def _record(*, deal_id: int, record: scoring.Record, actor: Actor) -> DealState:
-    """Record one tap or event on an open deal; the caller's transaction holds the lock
-    this takes on the deal row."""
+    """Record one tap or event on an open deal; the caller's transaction holds the locks
+    this takes on the session row (its version moved on) and the deal row."""
+    session_of_deal_changed(deal_id)
     deal = locked_deal(deal_id)
     if deal.status == Deal.Status.ENDED:
         raise Conflict(ENDED, code="deal_ended")

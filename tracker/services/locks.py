@@ -1,12 +1,14 @@
-"""The row locks the services take, in one order so two writers never deadlock.
+"""The row locks the services take, in one order so two writers never deadlock, and the
+session's version every change moves on.
 
-A tap locks its deal row only. Undo, End match, corrections, seating, payments and share
-links first lock the session row, then the deals they touch. A function below that
+Every write locks its session row first — a tap by moving the session's version on,
+everything else with `locked_session` — then the deals it touches. A function below that
 expects a lock says so in its docstring.
 """
 
 from __future__ import annotations
 
+from django.db.models import F, Subquery
 from django.utils.translation import gettext_noop
 
 from tracker.errors import Conflict, NotFound
@@ -18,7 +20,8 @@ SESSION_ENDED = gettext_noop("This session has ended.")
 
 
 def locked_session(session_id: int) -> Session:
-    """The session row (with its circle), locked until the transaction ends."""
+    """The session row (with its circle), locked until the transaction ends, its version
+    moved on: whatever the caller changes, a watching phone will see."""
     # NO KEY UPDATE, and the session row only: a tap that files (holding its deal row)
     # inserts ledger lines and the next deal, whose foreign keys take KEY SHARE on this
     # row. A plain FOR UPDATE here (undo, End match) waiting for that deal would deadlock.
@@ -30,7 +33,16 @@ def locked_session(session_id: int) -> Session:
     )
     if session is None:
         raise NotFound(NO_SESSION, id=session_id)
+    Session.objects.filter(pk=session_id).update(version=F("version") + 1)
     return session
+
+
+def session_of_deal_changed(deal_id: int) -> None:
+    """Move the version of the deal's session on, taking the session row's lock before the
+    deal's (the order undo, End match and corrections take them in): one query."""
+    Session.objects.filter(
+        pk=Subquery(Deal.objects.filter(pk=deal_id).values("session_id"))
+    ).update(version=F("version") + 1)
 
 
 def locked_deal(deal_id: int) -> Deal:
