@@ -29,6 +29,7 @@ from scoring.facts import (
     TwoBeaten,
 )
 from scoring.opening import Opening, opening
+from scoring.preview import Preview, fewest_cards, preview
 from scoring.standing import COUNTED_STATUSES, counts
 from scoring.table import (
     MAX_PLAYERS,
@@ -59,6 +60,7 @@ __all__ = [
     "Opening",
     "Options",
     "PlayerId",
+    "Preview",
     "Reason",
     "Record",
     "Rules",
@@ -76,8 +78,10 @@ __all__ = [
     "counts",
     "decks_for",
     "end_match",
+    "fewest_cards",
     "max_hand_size",
     "opening",
     "play",
     "podium_size",
+    "preview",
 ]

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from scoring.facts import DealFacts, DealStatus, InstantWinKind, PlayerId, Tap
 from scoring.replay import DealState, replay
-from scoring.table import TWOS_PER_COLOUR_PER_DECK, most_cards
+from scoring.table import MAX_TWOS_BEATEN, TWOS_PER_COLOUR_PER_DECK, most_cards
 
 Players = tuple[PlayerId, ...]
 
@@ -28,14 +28,16 @@ class Allowed:
       unknown, rules that do not need hands).
     - `not_played`: who may be marked "not yet played" on a tap (Got to Get In, before the
       scoring places are filled).
-    - `two_beaten`, `cutup_beaten`: whether those sheets are offered.
+    - `two_beaten`, `cutup_beaten`: whether those sheets are offered; `twos`: the 2s one
+      play may beat, as (black, red) counts within what the packs still hold.
     - `guaransheed`, `instant_win`: who may declare one, who may claim one.
     - `instant_win_kinds`: the kinds a claim may name, lowest to highest.
     - `hands`: whose hand the hand sheet may record. On a closed deal a recorded hand is
       listed too: a new one replaces it (the same correction removes the old one).
     - `hands_due`: whose hand the deal waits for (rules that need hands, winner out).
     - `most_cards`: the most cards a hand can hold; `unused_cards`: whether a hand also
-      asks unused 2s, cutups and bombs.
+      asks unused 2s, cutups and bombs; `cards_pay`: whether the number of cards left pays
+      (pay by the card, Pro-Play) and so is asked at all.
     - `end`: whether End match is possible.
     """
 
@@ -53,6 +55,8 @@ class Allowed:
     most_cards: int
     unused_cards: bool
     end: bool
+    cards_pay: bool
+    twos: tuple[tuple[int, int], ...]
 
 
 def allowed(facts: DealFacts) -> Allowed:
@@ -101,6 +105,8 @@ def _open(deal: DealState) -> Allowed:
         most_cards=most_cards(rules, deal.size),
         unused_cards=rules.penalties_on,
         end=True,
+        cards_pay=rules.needs_hands,
+        twos=_twos(deal),
     )
 
 
@@ -133,14 +139,29 @@ def _closed(deal: DealState, status: DealStatus) -> Allowed:
         most_cards=most_cards(rules, deal.size),
         unused_cards=rules.penalties_on,
         end=False,
+        cards_pay=rules.needs_hands,
+        twos=_twos(deal) if not instant else (),
     )
 
 
 def _twos_left(deal: DealState) -> bool:
     """Whether a 2 of either colour is still unaccounted for (not yet beaten or left in a
     hand): each is beaten at most once."""
+    return bool(_twos(deal))
+
+
+def _twos(deal: DealState) -> tuple[tuple[int, int], ...]:
+    """(black, red) 2s one play may beat: 1 to 3 of them (four cannot be beaten), no more
+    of a colour than the packs still hold."""
     most = TWOS_PER_COLOUR_PER_DECK * deal.decks
-    return any(seen < most for seen in deal.twos_seen)
+    black_left, red_left = (most - seen for seen in deal.twos_seen)
+    return tuple(
+        (black, red)
+        for count in range(1, MAX_TWOS_BEATEN + 1)
+        for black in range(count, -1, -1)
+        for red in [count - black]
+        if black <= black_left and red <= red_left
+    )
 
 
 def _instant_wins_offered(deal: DealState) -> bool:

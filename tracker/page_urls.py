@@ -27,6 +27,7 @@ session_pages = [
     path("tap/", tap.tap, name="tap_player"),
     path("undo/", tap.undo, name="undo"),
     path("event/", tap.event, name="event"),
+    path("event/preview/", tap.event_preview, name="event_preview"),
     path("end/", tap.end, name="end"),
     path("players/", players.players, name="players"),
     path("standings/", standings.standings, name="standings"),

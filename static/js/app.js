@@ -41,3 +41,20 @@ document.addEventListener("click", function (event) {
     }
   }
 });
+
+// The tap screen follows the other phones (`data-follow` polls the session's version). A
+// poll waits while a sheet is open (its choices would be swapped away), while one of this
+// phone's own writes is on its way, and while the page is hidden.
+document.addEventListener("htmx:beforeRequest", function (event) {
+  var element = event.detail && event.detail.elt;
+  if (!element || !element.hasAttribute || !element.hasAttribute("data-follow")) {
+    return;
+  }
+  var busy =
+    document.visibilityState === "hidden" ||
+    document.querySelector("details[open] > .sheet") !== null ||
+    document.querySelector(".htmx-request:not([data-follow])") !== null;
+  if (busy) {
+    event.preventDefault();
+  }
+});

@@ -1,5 +1,7 @@
 """The tap screen's other modes, the share page and a correction, as a phone shows them."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -10,7 +12,7 @@ from tracker.services import deal_tap, share_link_create
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_pay_by_the_card_asks_each_hand_on_a_number_pad(phone, make_session, screenshot):
+def test_pay_by_the_card_asks_each_hand_then_saves_it(phone, make_session, screenshot):
     session, _players = make_session(format="winner_takes_all", stake_rule="per_card", stake="0.50")
     sign_in(phone, "host", "table-of-four")
     phone.goto(f"/sessions/{session.pk}/")
@@ -20,13 +22,18 @@ def test_pay_by_the_card_asks_each_hand_on_a_number_pad(phone, make_session, scr
     expect(hands).to_have_count(3)
     assert fits_width(phone)
     screenshot(phone, "20-tap-card-counts")
-    for name, cards in (("Ben", "5"), ("Cara", "11"), ("Dev", "1")):
+    for name, cards, pays in (("Ben", "5", "2.50"), ("Cara", "11", "5.50"), ("Dev", "1", "0.50")):
         hand = hands.filter(has_text=name)
-        hand.get_by_role("button", name=cards, exact=True).click()
+        hand.locator("label.chip").filter(has_text=re.compile(f"^{cards}$")).click()
+        # Save names the money before it is pressed.
+        save = hand.locator(".sheet__save button")
+        expect(save).to_contain_text(f"{name} pays Alice {pays} USD")
+        save.click()
         expect(hands.filter(has_text=name)).to_have_count(0)
 
     expect(phone.locator(".last-deal__summary")).to_have_text(
-        "Deal 1: Alice 1 · Ben → Alice 2.50 USD · Cara → Alice 5.50 USD · Dev → Alice 0.50 USD"
+        "Deal 1: Alice 1 · Ben → Alice 2.50 USD (cards left) · Cara → Alice 5.50 USD "
+        "(cards left) · Dev → Alice 0.50 USD (cards left)"
     )
 
 
@@ -41,7 +48,8 @@ def test_five_players_tap_the_loser(phone, make_session, screenshot):
     expect(phone.locator(".tap__status")).to_contain_text("Who lost?")
     assert fits_width(phone)
     screenshot(phone, "21-tap-loser")
-    phone.get_by_role("button", name="Eve lost").click()
+    expect(phone.locator(".question")).to_contain_text("Who lost?")
+    phone.locator(".player__tap--loser").filter(has_text="Eve").click()
     expect(phone.locator(".last-deal__summary")).to_contain_text("Eve pays 1.00 USD each")
 
 
@@ -58,11 +66,11 @@ def test_options_guaransheed_and_not_yet_played(phone, make_session, screenshot)
     sheet = phone.locator(".action[open] .sheet")
     sheet.locator("label.chip", has_text="Cara").click()
     screenshot(phone, "23-sheet-guaransheed")
-    sheet.get_by_role("button", name="Declare").click()
+    sheet.locator(".sheet__save button").click()
     # Not ticking "approved by everyone" is refused by the browser before it is sent.
     expect(phone.locator(".action[open]")).to_have_count(1)
     sheet.get_by_text("Approved by everyone at the table").click()
-    sheet.get_by_role("button", name="Declare").click()
+    sheet.locator(".sheet__save button").click()
     expect(phone.locator(".deal-log")).to_contain_text("Cara declared Guaransheed")
     expect(phone.locator(".button--undo")).to_contain_text("Undo Cara's Guaransheed")
 

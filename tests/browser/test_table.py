@@ -48,13 +48,19 @@ def test_sign_up_tap_a_deal_undo_and_settle_up(phone, screenshot):
     # The third tap files the deal: deal 2 is on screen, with the last one summed up.
     expect(page.locator(".tap__deal")).to_have_text("· Deal 2")
     summary = page.locator(".last-deal__summary")
-    expect(summary).to_have_text("Deal 1: Alice 3 · Cara 2 · Ben 1 · Dev pays 1.00 USD each")
+    expect(summary).to_have_text(
+        "Deal 1: Alice 3 · Cara 2 · Ben 1 · Dev pays 1.00 USD each (loser pays)"
+    )
     expect(page.locator(".tap__opening")).to_have_text("Dev deals · Alice leads")
-    expect(page.locator(".button--undo")).to_contain_text("Undo Ben 3rd")
+    expect(page.locator(".button--undo")).to_contain_text("Undo deal 1: Ben 3rd")
     screenshot(page, "06-tap-deal-2")
 
-    # Undo reaches back into deal 1; tapping Ben again files it once more.
+    # Undo reaches back into deal 1 once asked; tapping Ben again files it once more.
     page.locator(".button--undo").click()
+    confirm = page.locator(".undo-confirm[open] .sheet")
+    expect(confirm).to_contain_text("Re-open deal 1?")
+    screenshot(page, "06b-undo-reopen")
+    confirm.get_by_role("button", name="Undo deal 1: Ben 3rd").click()
     expect(page.locator(".tap__deal")).to_have_text("· Deal 1")
     expect(players.filter(has_text="Ben")).to_be_enabled()
     players.filter(has_text="Ben").click()
@@ -66,7 +72,13 @@ def test_sign_up_tap_a_deal_undo_and_settle_up(phone, screenshot):
     screenshot(page, "07-sheet-2-chopped")
     sheet.locator("label.chip", has_text="Ben").first.click()
     sheet.locator("fieldset", has_text="Whose 2").locator("label.chip", has_text="Alice").click()
-    sheet.get_by_role("button", name="Save").click()
+    sheet.locator("fieldset", has_text="Beaten with").locator(
+        "label.chip", has_text="Cutup"
+    ).click()
+    sheet.locator("fieldset", has_text="Which 2s").locator("label.chip").first.click()
+    # Without the 2s-and-bombs option a chop costs nothing, and Save says so.
+    expect(sheet.locator(".sheet__save button")).to_contain_text("no money moves now")
+    sheet.locator(".sheet__save button").click()
     expect(page.locator(".deal-log")).to_contain_text(
         "Ben chopped Alice's 2 with a cutup (1 black)"
     )

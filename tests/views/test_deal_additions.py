@@ -172,7 +172,7 @@ def test_a_form_that_does_not_make_sense_is_refused(member, make_session, actor)
 
     assert [r.status_code for r in (same, none, odd)] == [400, 400, 400]
     assert "Pick two different players." in same.text
-    assert "Count at least one 2, black or red." in none.text
+    assert "Pick which 2s were chopped." in none.text
     assert "Unknown kind of event." in odd.text
     assert Correction.objects.count() == 0
 

@@ -67,18 +67,38 @@ def test_the_third_tap_files_and_the_next_deal_opens_with_a_summary(member, tabl
 
     screen = response.context["screen"]
     assert screen.deal.number == 2
-    assert screen.last_deal == "Deal 1: Alice 3 · Cara 2 · Ben 1 · Dev pays 1.00 USD each"
+    assert screen.last_deal == (
+        "Deal 1: Alice 3 · Cara 2 · Ben 1 · Dev pays 1.00 USD each (loser pays)"
+    )
     assert (screen.dealer_line, screen.leader_line) == ("Dev deals", "Alice leads")
-    assert screen.undo == "Undo Ben 3rd"
+    assert screen.undo == "Undo deal 1: Ben 3rd"  # it would reach back into the filed deal
+    assert (screen.undo_reopens, screen.undo_deal) == (True, 1)
 
 
-def test_undo_reaches_back_into_the_filed_deal(member, table):
+def test_undo_asks_before_it_reaches_back_into_the_filed_deal(member, table):
+    session, players = table
+    for name in ("Alice", "Cara", "Ben"):
+        tap(member, session, players[name])
+
+    response = member.post(url(session, "undo"), {"deal": open_deal(session).pk}, **htmx())
+
+    screen = response.context["screen"]
+    assert screen.deal.number == 2  # nothing re-opened
+    assert screen.message == (
+        "Not saved: Undo would re-open deal 1, which is filed: confirm it to go on."
+    )
+    assert Tap.objects.filter(undone_at__isnull=True).count() == 3
+
+
+def test_undo_reaches_back_into_the_filed_deal_once_confirmed(member, table):
     session, players = table
     for name in ("Alice", "Cara", "Ben"):
         tap(member, session, players[name])
 
     response = member.post(
-        url(session, "undo"), {"deal": open_deal(session).pk, "key": "u1"}, **htmx()
+        url(session, "undo"),
+        {"deal": open_deal(session).pk, "key": "u1", "reopen": "1"},
+        **htmx(),
     )
 
     screen = response.context["screen"]
@@ -215,7 +235,8 @@ def test_card_counts_file_a_pay_by_the_card_deal(make_session, member):
         )
 
     assert response.context["screen"].last_deal == (
-        "Deal 1: Alice 1 · Ben → Alice 2.50 USD · Cara → Alice 5.50 USD · Dev → Alice 0.50 USD"
+        "Deal 1: Alice 1 · Ben → Alice 2.50 USD (cards left) · Cara → Alice 5.50 USD "
+        "(cards left) · Dev → Alice 0.50 USD (cards left)"
     )
 
 

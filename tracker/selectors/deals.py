@@ -53,21 +53,29 @@ class Table:
     state: DealState | None
     allowed: scoring.Allowed | None
     previous: Deal | None  # prefetched like `session_deal_history`
+    version: int  # the session's, as read with the open deal: what a watcher compares
 
 
 def table(session: Session) -> Table:
     """The tap screen's data. Queries, whatever the session's length: the open deal with
-    its dealer and leader, then its state (four); while it is empty, the deal before it
-    with its players, taps, events and ledger (five)."""
-    deal = session.deals.filter(status=Deal.Status.OPEN).select_related("dealer", "leader").first()
+    its dealer, leader and the session's version, then its state (four); while it is
+    empty, the deal before it with its players, taps, events and ledger (five)."""
+    deal = (
+        session.deals.filter(status=Deal.Status.OPEN)
+        .select_related("dealer", "leader", "session")
+        .first()
+    )
     if deal is None:
-        return Table(state=None, allowed=None, previous=None)
+        return Table(state=None, allowed=None, previous=None, version=session.version)
+    version = deal.session.version
     deal.session = session
     state = read_deal_state(deal)
     previous = None
     if not state.facts.records and deal.number > 1:
         previous = _with_records(session.deals.filter(number=deal.number - 1)).first()
-    return Table(state=state, allowed=scoring.allowed(state.facts), previous=previous)
+    return Table(
+        state=state, allowed=scoring.allowed(state.facts), previous=previous, version=version
+    )
 
 
 def _with_records(deals: QuerySet[Deal]) -> QuerySet[Deal]:
@@ -136,3 +144,15 @@ def deal_page(deal: Deal) -> DealPage:
         corrections=list(deal.corrections.select_related("made_by")),
         allowed=scoring.allowed(deal_facts(deal, live, players)),
     )
+
+
+@dataclass
+class RecordPreview:
+    preview: scoring.Preview
+    names: dict[int, str]  # the deal's players
+
+
+def record_preview(deal: Deal, record: scoring.Record) -> RecordPreview:
+    """What saving `record` on `deal` (its session loaded) would move: four queries."""
+    facts = deal_facts(deal)
+    return RecordPreview(preview=scoring.preview(facts, record), names=dict(facts.names))

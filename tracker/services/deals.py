@@ -104,12 +104,18 @@ def deal_event_record(*, deal_id: int, event: scoring.Record, actor: Actor) -> D
     return _record(deal_id=deal_id, record=event, actor=actor)
 
 
+REOPEN_FIRST = gettext_noop(
+    "Undo would re-open deal %(number)s, which is filed: confirm it to go on."
+)
+
+
 @transaction.atomic
-def deal_undo(*, deal_id: int, actor: Actor) -> DealState:
+def deal_undo(*, deal_id: int, actor: Actor, reopen: bool = True) -> DealState:
     """Take back the last tap or event (SPEC 3.4), keeping it as history.
 
     Undoing the record that filed a deal re-opens it and removes the empty next deal;
-    undo sent to that empty next deal reaches back the same way.
+    undo sent to that empty next deal reaches back the same way — unless `reopen` is
+    False (a page that has not asked yet), which refuses it.
     """
     session = lock_session_of_deal(deal_id)
     deal = locked_deal(deal_id)
@@ -134,6 +140,8 @@ def deal_undo(*, deal_id: int, actor: Actor) -> DealState:
         )
         if previous is None or previous.status != Deal.Status.FILED:
             raise Invalid(NOTHING_TO_UNDO, code="nothing_to_undo")
+        if not reopen:
+            raise Conflict(REOPEN_FIRST, code="confirm_reopen", number=previous.number)
         deal, rows = previous, live_records(previous)
     last = rows[-1]
     before = _facts_and_result(deal, rows) if not deal.is_open else None

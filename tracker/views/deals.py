@@ -125,6 +125,7 @@ def _page(
             deal=deal.pk,
             names=names,
             action=page.url("deal_add", number=deal.number),
+            preview=page.url("event_preview"),
             live=False,
             known_hands=[describe_event(event, names) for event in hands],
         )
@@ -182,7 +183,7 @@ def deal_add(request: HttpRequest, page: SessionPage, number: int) -> HttpRespon
     form_class = table_forms.EVENT_FORMS.get(request.POST.get("type", ""))
     if form_class is None:
         return refuse(_("Unknown kind of event."), 400)
-    form = form_class(request.POST)
+    form = form_class(request.POST, rules=page.session.rules)
     why = table_forms.CorrectionAddForm(request.POST)
     if not form.is_valid():
         return refuse(first_error(form), 400)

@@ -37,6 +37,12 @@ class TableForm(KeyedForm):
     deal = IdField()
 
 
+class UndoForm(TableForm):
+    """Undo; `reopen` says the person confirmed re-opening a filed deal."""
+
+    reopen = forms.BooleanField(required=False)
+
+
 class TapForm(TableForm):
     player = IdField(required=False)
     loser = IdField(required=False)
@@ -59,9 +65,14 @@ def _count(most: int) -> forms.IntegerField:
 
 
 class EventForm(TableForm):
-    """An event's form: its `type` names the scoring fact its fields make."""
+    """An event's form: its `type` names the scoring fact its fields make; `rules` are the
+    session's (a hand's form reads whether its card count pays)."""
 
     type = forms.ChoiceField(choices=DealEvent.Type.choices)
+
+    def __init__(self, *args: Any, rules: scoring.Rules | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.rules = rules
 
     def record(self) -> scoring.Record:
         return event_record(self.cleaned_data["type"], self.cleaned_data)
@@ -73,6 +84,9 @@ class TwoBeatenForm(EventForm):
     beaten_with = forms.ChoiceField(
         choices=BEATER_CHOICES, error_messages={"required": _("Pick cutup or bomb.")}
     )
+    # The sheets send which 2s in one tap, as "black-red" ("1-0": one black 2); black and
+    # red counts on their own are read too.
+    twos = forms.RegexField(regex=r"^[0-3]-[0-3]$", required=False)
     black = _count(4)
     red = _count(4)
 
@@ -80,8 +94,10 @@ class TwoBeatenForm(EventForm):
         cleaned = super().clean() or {}
         if cleaned.get("by") is not None and cleaned.get("by") == cleaned.get("owner"):
             raise forms.ValidationError(_("Pick two different players."))
+        if cleaned.get("twos"):
+            cleaned["black"], cleaned["red"] = (int(n) for n in cleaned["twos"].split("-"))
         if not (cleaned.get("black") or 0) + (cleaned.get("red") or 0):
-            raise forms.ValidationError(_("Count at least one 2, black or red."))
+            raise forms.ValidationError(_("Pick which 2s were chopped."))
         return cleaned
 
 
@@ -105,14 +121,31 @@ class GuaransheedForm(EventForm):
 
 
 class HandForm(EventForm):
+    """A hand. Where the number of cards left pays nothing (loser pays) the sheet does not
+    ask it: the hand is stored with the fewest cards its unused ones take."""
+
     player = IdField()
     cards = forms.IntegerField(
-        min_value=0, max_value=20, error_messages={"required": _("Tap how many cards are left.")}
+        required=False,
+        min_value=0,
+        max_value=20,
     )
     black_twos = _count(4)
     red_twos = _count(4)
     cutups = _count(3)
     bombs = _count(5)
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        if cleaned.get("cards") is None:
+            if self.rules is None or self.rules.needs_hands:
+                raise forms.ValidationError(_("Tap how many cards are left."))
+            cleaned["cards"] = scoring.fewest_cards(
+                **{name: cleaned.get(name) or 0 for name in self.UNUSED}
+            )
+        return cleaned
+
+    UNUSED = ("black_twos", "red_twos", "cutups", "bombs")
 
 
 class InstantWinForm(EventForm):

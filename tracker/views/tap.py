@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from tracker import selectors, services
@@ -20,7 +21,7 @@ from tracker.errors import Refusal
 from tracker.views import table_forms
 from tracker.views.doors import SessionPage, first_error, session_page, write, write_and_show
 from tracker.views.screens.tap import tap_screen
-from tracker.views.screens.words import not_saved
+from tracker.views.screens.words import not_saved, save_label
 
 
 def _screen(
@@ -55,8 +56,12 @@ def _table_write(
 
 @session_page()
 def tap_screen_page(request: HttpRequest, page: SessionPage) -> HttpResponse:
+    """The tap screen. A phone following the table sends the session version it shows
+    (`seen`): while nothing changed the answer is 204, and nothing is read."""
     if page.is_viewer:
         return redirect(page.url("standings"))
+    if request.htmx and request.GET.get("seen") == str(page.session.version):
+        return HttpResponse(status=204)
     return _screen(request, page)
 
 
@@ -79,9 +84,14 @@ def tap(request: HttpRequest, page: SessionPage) -> HttpResponse:
 
 @session_page(need=Role.SCORER, methods=("POST",))
 def undo(request: HttpRequest, page: SessionPage) -> HttpResponse:
-    form = table_forms.TableForm(request.POST)
+    form = table_forms.UndoForm(request.POST)
     return _table_write(
-        request, page, form, lambda deal: services.deal_undo(deal_id=deal, actor=page.actor)
+        request,
+        page,
+        form,
+        lambda deal: services.deal_undo(
+            deal_id=deal, actor=page.actor, reopen=form.cleaned_data["reopen"]
+        ),
     )
 
 
@@ -90,7 +100,7 @@ def event(request: HttpRequest, page: SessionPage) -> HttpResponse:
     form_class = table_forms.EVENT_FORMS.get(request.POST.get("type", ""))
     if form_class is None:
         return _screen(request, page, message=_("Unknown kind of event."), status=400)
-    form = form_class(request.POST)
+    form = form_class(request.POST, rules=page.session.rules)
     return _table_write(
         request,
         page,
@@ -101,6 +111,24 @@ def event(request: HttpRequest, page: SessionPage) -> HttpResponse:
             actor=page.actor,
         ),
     )
+
+
+@session_page(need=Role.SCORER)
+def event_preview(request: HttpRequest, page: SessionPage) -> HttpResponse:
+    """A sheet's Save button, naming what it would record and the money it would move;
+    asked (htmx) each time the sheet changes. Nothing is written."""
+    label = _("Save")
+    form_class = table_forms.EVENT_FORMS.get(request.GET.get("type", ""))
+    if form_class is not None:
+        form = form_class(request.GET, rules=page.session.rules)
+        if form.is_valid():
+            deal = access_deal(page.actor, form.cleaned_data["deal"], session=page.session)
+            seen = selectors.record_preview(deal, form.record())
+            if seen.preview.refused is not None:
+                context = page.context(refused=seen.preview.refused.render(gettext), label=label)
+                return render(request, "deals/_save_button.html", context)
+            label = save_label(seen.preview, names=seen.names, currency=page.session.currency)
+    return render(request, "deals/_save_button.html", page.context(label=label))
 
 
 @session_page(need=Role.SCORER, methods=("GET", "POST"))

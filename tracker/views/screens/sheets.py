@@ -10,10 +10,10 @@ from dataclasses import dataclass, field
 
 import scoring
 from tracker.views.forms import BEATER_CHOICES, INSTANT_WIN_CHOICES
+from tracker.views.screens.words import twos_label
 
 Choice = tuple[int, str]
 
-TWOS_COUNTS = [0, 1, 2, 3]  # one play beats 1 to 3 twos
 UNUSED_COUNTS = [0, 1, 2]
 
 
@@ -21,6 +21,7 @@ UNUSED_COUNTS = [0, 1, 2]
 class Sheets:
     deal: int
     action: str  # where each sheet's form posts
+    preview: str  # where a sheet asks what its Save would move
     live: bool  # the tap screen (htmx, swaps the screen); else the deal page (adds, asks why)
     players: list[Choice]  # everyone at the deal, in seat order
     two_beaten: bool
@@ -30,8 +31,9 @@ class Sheets:
     hands: list[Choice]
     known_hands: list[str] = field(default_factory=list)  # recorded, replaced by a new one
     card_counts: list[int] = field(default_factory=list)
+    cards_pay: bool = True  # the number of cards left is asked only where it pays
     unused_cards: bool = False
-    twos_counts: list[int] = field(default_factory=lambda: list(TWOS_COUNTS))
+    twos: list[tuple[str, str]] = field(default_factory=list)  # ("1-0", "1 ♠♣"): which 2s
     unused_counts: list[int] = field(default_factory=lambda: list(UNUSED_COUNTS))
     beaters: list[tuple[str, str]] = field(default_factory=lambda: list(BEATER_CHOICES))
     instant_win_kinds: list[tuple[str, str]] = field(default_factory=list)
@@ -49,6 +51,7 @@ def sheets(
     deal: int,
     names: dict[int, str],
     action: str,
+    preview: str,
     live: bool,
     known_hands: list[str] | None = None,
 ) -> Sheets:
@@ -61,6 +64,7 @@ def sheets(
     return Sheets(
         deal=deal,
         action=action,
+        preview=preview,
         live=live,
         players=choices(tuple(names)),
         two_beaten=allowed.two_beaten,
@@ -70,6 +74,8 @@ def sheets(
         hands=choices(allowed.hands),
         known_hands=known_hands or [],
         card_counts=list(range(0, allowed.most_cards + 1)),
+        cards_pay=allowed.cards_pay,
         unused_cards=allowed.unused_cards,
+        twos=[(f"{black}-{red}", twos_label(black, red)) for black, red in allowed.twos],
         instant_win_kinds=[(kind.value, kinds[kind.value]) for kind in allowed.instant_win_kinds],
     )

@@ -27,6 +27,8 @@ from tracker.views.screens.words import (
     undo_label,
 )
 
+LONG_NAME = 14  # characters
+
 
 @dataclass
 class PlayerCard:
@@ -46,6 +48,11 @@ class PlayerCard:
     points: int = 0
 
     @property
+    def long_name(self) -> bool:
+        """Drawn smaller, so that its words fit the button whole."""
+        return len(self.name) > LONG_NAME
+
+    @property
     def out(self) -> bool:
         return self.place is not None
 
@@ -61,6 +68,7 @@ class TapScreen:
     """Everything the tap screen shows; the template only lays it out."""
 
     deal: Deal | None
+    version: int = 0  # the session's, which the screen asks about to follow other phones
     message: str = ""
     players: list[PlayerCard] = field(default_factory=list)
     mode: str = "tap"  # tap | loser | hands | ended
@@ -73,8 +81,11 @@ class TapScreen:
     money: list[MoneyLine] = field(default_factory=list)
     undo: str = ""
     can_undo: bool = False
+    undo_reopens: bool = False  # Undo would take back the record that filed deal `undo_deal`
+    undo_deal: int | None = None
     not_played: list[PlayerCard] = field(default_factory=list)
     unused_cards: bool = False
+    cards_pay: bool = True
     card_counts: list[int] = field(default_factory=list)
     unused_counts: list[int] = field(default_factory=lambda: [0, 1, 2])
     sheets: Sheets | None = None
@@ -82,6 +93,11 @@ class TapScreen:
     @property
     def hands_due(self) -> list[PlayerCard]:
         return [card for card in self.players if card.needs_hand]
+
+    @property
+    def losers(self) -> list[PlayerCard]:
+        """Who may be tapped as the loser: the answers to "Who lost?"."""
+        return [card for card in self.players if card.may_lose]
 
 
 def _last_record(taps: Sequence[Tap], events: Sequence[DealEvent]) -> Tap | DealEvent | None:
@@ -93,9 +109,9 @@ def tap_screen(table: Table, page: SessionPage, *, message: str = "") -> TapScre
     """The tap screen for the session's open deal (or the ended session)."""
     state, allowed = table.state, table.allowed
     if state is None or allowed is None:
-        return TapScreen(deal=None, message=message, mode="ended")
+        return TapScreen(deal=None, version=table.version, message=message, mode="ended")
     deal, names = state.deal, state.names
-    screen = TapScreen(deal=deal, message=message)
+    screen = TapScreen(deal=deal, version=table.version, message=message)
     if allowed.hands_due:
         screen.mode = "hands"
     elif allowed.loser:
@@ -145,9 +161,17 @@ def tap_screen(table: Table, page: SessionPage, *, message: str = "") -> TapScre
     screen.events = [describe_event(event, names) for event in state.events]
     screen.money = money_lines(state.result.ledger, names)
     screen.unused_cards = allowed.unused_cards
+    screen.cards_pay = allowed.cards_pay
     screen.card_counts = list(range(0, allowed.most_cards + 1))
     screen.trading = trading_lines(deal.trading, names)
-    screen.sheets = sheets(allowed, deal=deal.pk, names=names, action=page.url("event"), live=True)
+    screen.sheets = sheets(
+        allowed,
+        deal=deal.pk,
+        names=names,
+        action=page.url("event"),
+        preview=page.url("event_preview"),
+        live=True,
+    )
 
     last = _last_record(state.taps, state.events)
     undo_names = names
@@ -164,6 +188,7 @@ def tap_screen(table: Table, page: SessionPage, *, message: str = "") -> TapScre
         if previous.status == Deal.Status.FILED:
             last = _last_record(previous.live_taps, previous.live_events)  # type: ignore[attr-defined]
             undo_names = previous_names
+            screen.undo_reopens, screen.undo_deal = last is not None, previous.number
     screen.can_undo = last is not None
-    screen.undo = undo_label(last, undo_names)
+    screen.undo = undo_label(last, undo_names, deal=screen.undo_deal)
     return screen

@@ -165,10 +165,18 @@ def record_label(record: Tap | DealEvent, names: dict[int, str]) -> str:
     return labels[record.type] % {"player": player, "by": by, "owner": owner}
 
 
-def undo_label(record: Tap | DealEvent | None, names: dict[int, str]) -> str:
-    """What Undo takes back, named: "Undo Alice 1st"."""
+def undo_label(
+    record: Tap | DealEvent | None, names: dict[int, str], *, deal: int | None = None
+) -> str:
+    """What Undo takes back, named: "Undo Alice 1st"; "Undo deal 1: Ben 3rd" when it
+    reaches back into a filed deal."""
     if record is None:
         return _("Nothing to undo")
+    if deal is not None:
+        return _("Undo deal %(number)s: %(what)s") % {
+            "number": deal,
+            "what": record_label(record, names),
+        }
     return _("Undo %(what)s") % {"what": record_label(record, names)}
 
 
@@ -207,28 +215,35 @@ def deal_summary(
     names: dict[int, str],
     currency: str,
 ) -> str:
-    """ "Deal 14: Alice 3 · Cara 2 · Ben 1 · Dev pays 1.00 USD each"."""
+    """ "Deal 14: Alice 3 · Cara 2 · Ben 1 · Dev pays 1.00 USD each (loser pays)": each
+    kind of money apart, with its reason, so a stake and an unused 2 are not one sum."""
     scored = sorted((dp for dp in deal_players if dp.points), key=lambda dp: dp.place or 99)
     parts = [f"{names.get(dp.player_id, '?')} {dp.points}" for dp in scored]
-    owed: dict[int, dict[int, Decimal]] = defaultdict(lambda: defaultdict(Decimal))
+    owed: dict[tuple[int, str], dict[int, Decimal]] = defaultdict(lambda: defaultdict(Decimal))
     for line in ledger:
-        owed[line.payer_id][line.payee_id] += line.amount
+        owed[(line.payer_id, line.reason)][line.payee_id] += line.amount
     players = {dp.player_id for dp in deal_players}
-    for payer, payees in owed.items():
+    for (payer, code), payees in owed.items():
+        reason = str(REASONS.get(code, code))
         amounts = set(payees.values())
         if len(payees) > 1 and len(amounts) == 1 and set(payees) == players - {payer}:
             parts.append(
-                _("%(payer)s pays %(amount)s each")
-                % {"payer": names.get(payer, "?"), "amount": format_money(amounts.pop(), currency)}
+                _("%(payer)s pays %(amount)s each (%(reason)s)")
+                % {
+                    "payer": names.get(payer, "?"),
+                    "amount": format_money(amounts.pop(), currency),
+                    "reason": reason,
+                }
             )
             continue
         for payee, amount in payees.items():
             parts.append(
-                _("%(payer)s → %(payee)s %(amount)s")
+                _("%(payer)s → %(payee)s %(amount)s (%(reason)s)")
                 % {
                     "payer": names.get(payer, "?"),
                     "payee": names.get(payee, "?"),
                     "amount": format_money(amount, currency),
+                    "reason": reason,
                 }
             )
     if not parts:
@@ -247,3 +262,35 @@ def finish_line(deal_players: Iterable[DealPlayer], names: dict[int, str]) -> li
         }
         for dp in placed
     ]
+
+
+def twos_label(black: int, red: int) -> str:
+    """Which 2s one chop beat, as a chip says it: "1 ♠♣", "1 ♠♣ + 1 ♥♦" (black ♠♣,
+    red ♥♦: the suits say the colour in any language)."""
+    parts = [f"{count} {suits}" for count, suits in ((black, "♠♣"), (red, "♥♦")) if count]
+    return " + ".join(parts)
+
+
+def save_label(preview: scoring.Preview, names: dict[int, str], currency: str) -> str:
+    """What a sheet's Save says it will move: "Save · Cara pays Ben 3.00 USD"."""
+    if not preview.gained and not preview.lost:
+        return _("Save · no money moves now")
+    moves = [
+        _("%(payer)s pays %(payee)s %(amount)s")
+        % {
+            "payer": names.get(line.payer, "?"),
+            "payee": names.get(line.payee, "?"),
+            "amount": format_money(line.amount, currency),
+        }
+        for line in preview.gained
+    ]
+    moves += [
+        _("%(payer)s no longer pays %(payee)s %(amount)s")
+        % {
+            "payer": names.get(line.payer, "?"),
+            "payee": names.get(line.payee, "?"),
+            "amount": format_money(line.amount, currency),
+        }
+        for line in preview.lost
+    ]
+    return _("Save · %(moves)s") % {"moves": " · ".join(moves)}
