@@ -75,3 +75,35 @@ def test_a_scorer_link_taps_without_signing_in(new_phone, table_of_four, user, s
     expect(dev.locator(".badge:not(.badge--next)")).to_have_text("1st")
     expect(dev).to_be_disabled()
     assert session.deals.get().taps.get().recorded_via_id == link.pk
+
+
+def test_the_tap_screen_follows_a_tap_on_the_other_phone_but_not_under_an_open_sheet(
+    new_phone, make_session, user, screenshot
+):
+    """Two phones score one table: what one taps shows on the other within 2 s, without
+    a reload; while the other has a sheet open, the screen waits until it is closed."""
+    from scoring import Options
+
+    session, _players = make_session(options=Options(penalties=True))
+    link = share_link_create(session_id=session.pk, role="scorer", actor=Actor(user=user))
+    first = new_phone()
+    sign_in(first, "host", "table-of-four")
+    first.goto(f"/sessions/{session.pk}/")
+    second = new_phone()
+    second.goto(f"/s/{link.token}/")
+
+    second.locator(".player__tap").filter(has_text="Alice").click()
+    tapped = time.monotonic()
+    alice = first.locator(".player__tap").filter(has_text="Alice")
+    expect(alice.locator(".badge:not(.badge--next)")).to_have_text("1st", timeout=2000)
+    assert time.monotonic() - tapped < 2.0
+
+    first.locator(".action__button", has_text="2 chopped").click()
+    second.locator(".player__tap").filter(has_text="Ben").click()
+    expect(second.locator(".player__tap").filter(has_text="Ben")).to_be_disabled()
+    first.wait_for_timeout(2500)
+    ben = first.locator(".player__tap").filter(has_text="Ben")
+    expect(first.locator(".action[open] .sheet")).to_be_visible()  # not swapped away
+    expect(ben.locator(".badge:not(.badge--next)")).to_have_count(0)
+    first.locator(".action[open] [data-close-sheet]").click()
+    expect(ben.locator(".badge:not(.badge--next)")).to_have_text("2nd", timeout=2000)

@@ -90,10 +90,12 @@ def test_adding_a_chopped_two_and_a_hand_to_a_filed_deal(phone, make_session, us
     sheet.locator("fieldset", has_text="Who beat it").locator("label.chip", has_text="Ben").click()
     sheet.locator("fieldset", has_text="Whose 2").locator("label.chip", has_text="Dev").click()
     sheet.locator("label.chip", has_text="Bomb").click()
+    sheet.locator("fieldset", has_text="Which 2s").locator("label.chip").first.click()
     sheet.get_by_label("Why (optional)").fill("Ben's bomb was missed")
+    expect(sheet.locator(".sheet__save button")).to_contain_text("Dev pays Ben 2.00 USD")
     assert fits_width(phone)
     screenshot(phone, "36-deal-add-chopped")
-    sheet.get_by_role("button", name="Add to the deal").click()
+    sheet.locator(".sheet__save button").click()
 
     expect(phone.locator("ol.record")).to_contain_text("Ben bombed Dev's 2 (1 black)")
     expect(phone.locator(".ledger")).to_contain_text("Dev → Ben 2 chopped")
@@ -101,12 +103,14 @@ def test_adding_a_chopped_two_and_a_hand_to_a_filed_deal(phone, make_session, us
     phone.locator(".action__button", has_text="Hands").click()
     sheet = phone.locator(".action[open] .sheet")
     sheet.locator("fieldset", has_text="Whose hand").locator("label.chip", has_text="Dev").click()
-    sheet.locator("fieldset", has_text="Cards left").locator("label.chip", has_text="7").click()
+    # Under loser pays the number of cards left pays nothing, so it is not asked.
+    expect(sheet.locator("fieldset", has_text="Cards left")).to_have_count(0)
     sheet.locator("fieldset", has_text="Red 2s").locator("label.chip", has_text="1").click()
+    expect(sheet.locator(".sheet__save button")).to_contain_text("Dev pays Alice 2.00 USD")
     screenshot(phone, "37-deal-add-hand")
-    sheet.get_by_role("button", name="Save the hand").click()
+    sheet.locator(".sheet__save button").click()
 
-    expect(phone.locator("ol.record")).to_contain_text("Dev held 7 cards (2s: 1 red)")
+    expect(phone.locator("ol.record")).to_contain_text("Dev's unused cards: 2s: 1 red")
     expect(phone.locator(".ledger")).to_contain_text("unused red 2")
     expect(phone.locator(".block", has_text="Corrections").locator("li")).to_have_count(2)
     screenshot(phone, "38-deal-after-additions", full_page=True)
@@ -118,17 +122,17 @@ def test_a_refused_addition_says_why(phone, make_session, user, screenshot):
     sign_in(phone, "host", "table-of-four")
     phone.goto(f"/sessions/{session.pk}/deals/1/")
 
-    # No cutup beat a 2 in this deal, so "cutup beaten" is not offered at all; four 2s
-    # in one play is the rules' to refuse.
+    # No cutup beat a 2 in this deal, so "cutup beaten" is not offered at all; a player
+    # chopping their own 2 is refused, and the page says why.
     expect(phone.locator(".action__button", has_text="Cutup beaten")).to_have_count(0)
     phone.locator(".action__button", has_text="2 chopped").click()
     sheet = phone.locator(".action[open] .sheet")
-    sheet.locator("fieldset", has_text="Who beat it").locator("label.chip", has_text="Cara").click()
+    sheet.locator("fieldset", has_text="Who beat it").locator("label.chip", has_text="Ben").click()
     sheet.locator("fieldset", has_text="Whose 2").locator("label.chip", has_text="Ben").click()
-    sheet.locator("fieldset", has_text="Black 2s").locator("label.chip", has_text="3").click()
-    sheet.locator("fieldset", has_text="Red 2s").locator("label.chip", has_text="1").click()
-    sheet.get_by_role("button", name="Add to the deal").click()
+    sheet.locator("label.chip", has_text="Cutup").click()
+    sheet.locator("fieldset", has_text="Which 2s").locator("label.chip").first.click()
+    sheet.locator(".sheet__save button").click()
 
-    expect(phone.locator(".alert")).to_contain_text("One play beats 1 to 3 twos")
+    expect(phone.locator(".alert")).to_contain_text("Pick two different players.")
     expect(phone.locator(".ledger")).not_to_contain_text("2 chopped")
     screenshot(phone, "39-deal-add-refused")

@@ -45,7 +45,7 @@ def test_vietnamese_sticks_and_fits_a_phone(phone, table_of_four, screenshot):
 
     page.locator(".player__tap").filter(has_text="Ben").click()
     expect(page.locator(".last-deal__summary")).to_have_text(
-        "Ván 1: Alice 3 · Cara 2 · Ben 1 · Dev trả mỗi người 1,00 USD"
+        "Ván 1: Alice 3 · Cara 2 · Ben 1 · Dev trả mỗi người 1,00 USD (bét trả)"
     )
     screenshot(page, "32-vi-tap-next-deal")
 

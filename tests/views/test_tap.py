@@ -392,3 +392,108 @@ def test_tap_screen_disables_the_tap_of_a_player_whose_hand_blocks_it(member, ma
 
     assert button is not None
     assert "disabled" in button.group(0)
+
+
+def test_nothing_that_moves_money_is_preselected_on_the_chop_sheet(member, make_session):
+    """A red 2 chopped was recorded as a black and a red when Black 2s started at 1: the
+    sheet now asks which 2s, and cutup or bomb, with nothing chosen."""
+    session, _players = make_session(options=Options(penalties=True))
+
+    html = member.get(url(session)).content.decode()
+    sheet = html[html.index('value="two_beaten"') : html.index("</form>", html.index("two_beaten"))]
+
+    assert 'name="twos"' in sheet
+    assert 'name="black"' not in sheet and 'name="red"' not in sheet
+    assert re.findall(r'<input type="radio" name="(?:twos|beaten_with)"[^>]*checked', sheet) == []
+
+
+def test_a_red_2_chopped_is_one_red_2(member, make_session):
+    session, players = make_session(stake="2.00", options=Options(penalties=True))
+    data = {
+        "type": "two_beaten",
+        "deal": open_deal(session).pk,
+        "by": players["Ben"].pk,
+        "owner": players["Cara"].pk,
+        "beaten_with": "cutup",
+        "twos": "0-1",
+        "key": "chop-1",
+    }
+
+    member.post(url(session, "event"), data, **htmx())
+
+    event = DealEvent.objects.get()
+    assert (event.black, event.red) == (0, 1)
+    assert [(line.amount, line.reason) for line in open_deal(session).ledger_lines.all()] == []
+    preview = member.get(url(session, "event_preview"), {**data, "key": "chop-2"}, **htmx())
+    assert "Cara pays Ben 3.00 USD" in preview.content.decode()  # a second red 2 would
+
+
+def test_the_save_button_names_the_money_before_it_is_pressed(member, make_session):
+    session, players = make_session(stake="2.00", options=Options(penalties=True))
+    data = {
+        "type": "two_beaten",
+        "deal": open_deal(session).pk,
+        "by": players["Ben"].pk,
+        "owner": players["Cara"].pk,
+        "beaten_with": "bomb",
+        "twos": "1-1",
+    }
+
+    said = member.get(url(session, "event_preview"), data, **htmx()).content.decode()
+    unfinished = member.get(
+        url(session, "event_preview"), {**data, "twos": ""}, **htmx()
+    ).content.decode()
+    refused = member.get(
+        url(session, "event_preview"), {**data, "owner": players["Ben"].pk}, **htmx()
+    ).content.decode()
+
+    assert "Save · Cara pays Ben 10.00 USD" in said  # 2 stakes for black, 3 for red, bombed
+    assert ">Save<" in unfinished
+    assert ">Save<" in refused  # the form's own check: two different players
+    assert DealEvent.objects.count() == 0  # asking writes nothing
+
+
+def test_under_loser_pays_the_unused_cards_sheet_does_not_ask_the_card_count(member, make_session):
+    session, players = make_session(options=Options(penalties=True))
+    screen = member.get(url(session)).context["screen"]
+    data = {
+        "type": "hand",
+        "deal": open_deal(session).pk,
+        "player": players["Dev"].pk,
+        "red_twos": 1,
+        "bombs": 1,
+        "key": "hand-1",
+    }
+
+    response = member.post(url(session, "event"), data, **htmx())
+
+    assert screen.sheets.cards_pay is False
+    assert response.context["screen"].message == ""
+    hand = DealEvent.objects.get(type="hand")
+    assert (hand.cards, hand.red_twos, hand.bombs) == (4, 1, 1)  # the fewest they take
+
+
+def test_the_loser_is_asked_as_its_own_question_with_every_candidate_equal(member, make_session):
+    session, players = make_session(players=("Alice", "Ben", "Cara", "Dev", "Eve"))
+    for name in ("Alice", "Ben", "Cara"):
+        tap(member, session, players[name])
+
+    screen = member.get(url(session)).context["screen"]
+
+    assert screen.mode == "loser"
+    assert [card.name for card in screen.losers] == ["Dev", "Eve"]
+    assert [card.name for card in screen.players if card.may_tap] == ["Dev", "Eve"]
+    assert screen.status_line == ""  # the question says it
+
+
+def test_a_following_phone_hears_nothing_until_the_session_moves_on(member, table):
+    session, players = table
+    version = member.get(url(session)).context["screen"].version
+
+    unchanged = member.get(url(session), {"seen": version}, **htmx())
+    tap(member, session, players["Alice"])
+    changed = member.get(url(session), {"seen": version}, **htmx())
+
+    assert unchanged.status_code == 204
+    assert changed.status_code == 200
+    assert changed.context["screen"].version == version + 1

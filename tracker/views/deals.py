@@ -44,6 +44,7 @@ class DealCard:
 @session_page()
 def deals(request: HttpRequest, page: SessionPage) -> HttpResponse:
     cards = []
+    cards_pay = page.session.rules.needs_hands
     for deal in selectors.session_deal_history(page.session):
         names = {dp.player_id: dp.player.name for dp in deal.deal_players.all()}
         cards.append(
@@ -52,7 +53,10 @@ def deals(request: HttpRequest, page: SessionPage) -> HttpResponse:
                 url=page.url("deal", number=deal.number),
                 status=str(STATUSES.get(deal.status, deal.status)),
                 finish=finish_line(deal.deal_players.all(), names),
-                events=[describe_event(event, names) for event in deal.live_events],  # type: ignore[attr-defined]
+                events=[
+                    describe_event(event, names, cards_pay=cards_pay)
+                    for event in deal.live_events  # type: ignore[attr-defined]
+                ],
                 money=money_lines(deal.ledger_lines.all(), names),
             )
         )
@@ -78,7 +82,10 @@ def _correction_form(deal_page: selectors.DealPage, data: Any = None) -> table_f
         players=list(names.items()),
         places=min(max(podium, len(placed)), size),
         ask_loser=rules.stake_rule == scoring.StakeRule.LOSER_PAYS and size > podium + 1,
-        events=[(event.pk, describe_event(event, names)) for event in deal_page.live_events],
+        events=[
+            (event.pk, describe_event(event, names, cards_pay=rules.needs_hands))
+            for event in deal_page.live_events
+        ],
         initial=initial,
     )
 
@@ -104,7 +111,7 @@ def _page(
             "text": (
                 record_label(record, names)
                 if isinstance(record, Tap)
-                else describe_event(record, names)
+                else describe_event(record, names, cards_pay=page.session.rules.needs_hands)
             ),
             "live": record.undone_at is None,
             "at": record.recorded_at,
@@ -127,7 +134,10 @@ def _page(
             action=page.url("deal_add", number=deal.number),
             preview=page.url("event_preview"),
             live=False,
-            known_hands=[describe_event(event, names) for event in hands],
+            known_hands=[
+                describe_event(event, names, cards_pay=page.session.rules.needs_hands)
+                for event in hands
+            ],
         )
         if correctable
         else None,

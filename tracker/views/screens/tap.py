@@ -152,13 +152,12 @@ def tap_screen(table: Table, page: SessionPage, *, message: str = "") -> TapScre
     screen.leader_line = (
         _("%(name)s leads") % {"name": deal.leader.name} if deal.leader else _("3♠ leads")
     )
-    if screen.mode == "loser":
-        screen.status_line = _(
-            "Who lost? Tap the last player holding cards — or keep tapping who goes out."
-        )
-    elif screen.mode == "hands":
+    # In "loser" mode the question on screen says it all.
+    if screen.mode == "hands":
         screen.status_line = _("Play is over: tap how many cards each player has left.")
-    screen.events = [describe_event(event, names) for event in state.events]
+    screen.events = [
+        describe_event(event, names, cards_pay=allowed.cards_pay) for event in state.events
+    ]
     screen.money = money_lines(state.result.ledger, names)
     screen.unused_cards = allowed.unused_cards
     screen.cards_pay = allowed.cards_pay

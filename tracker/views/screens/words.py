@@ -93,7 +93,7 @@ def _twos(black: int, red: int) -> str:
     return ", ".join(parts)
 
 
-def describe_event(event: DealEvent, names: dict[int, str]) -> str:
+def describe_event(event: DealEvent, names: dict[int, str], *, cards_pay: bool = True) -> str:
     """One line a person reads: "Ben chopped Alice's 2s with a cutup (1 black)"."""
     player, by, owner = (
         names.get(pk or 0, "?") for pk in (event.player_id, event.by_id, event.owner_id)
@@ -121,9 +121,6 @@ def describe_event(event: DealEvent, names: dict[int, str]) -> str:
     if event.type == DealEvent.Type.CUTUP_BEATEN:
         return _("%(by)s beat %(owner)s's cutup") % {"by": by, "owner": owner}
     if event.type == DealEvent.Type.HAND:
-        text = ngettext(
-            "%(player)s held %(count)s card", "%(player)s held %(count)s cards", event.cards
-        ) % {"player": player, "count": event.cards}
         extras = [
             _twos(event.black_twos, event.red_twos)
             and _("2s: %(twos)s") % {"twos": _twos(event.black_twos, event.red_twos)},
@@ -134,6 +131,16 @@ def describe_event(event: DealEvent, names: dict[int, str]) -> str:
             and ngettext("%(count)s bomb", "%(count)s bombs", event.bombs) % {"count": event.bombs},
         ]
         extras = [extra for extra in extras if extra]
+        if not cards_pay:  # loser pays: the count was not asked, only the unused cards
+            if not extras:
+                return _("%(player)s held no unused 2s, cutups or bombs") % {"player": player}
+            return _("%(player)s's unused cards: %(cards)s") % {
+                "player": player,
+                "cards": ", ".join(extras),
+            }
+        text = ngettext(
+            "%(player)s held %(count)s card", "%(player)s held %(count)s cards", event.cards
+        ) % {"player": player, "count": event.cards}
         return f"{text} ({', '.join(extras)})" if extras else text
     if event.type == DealEvent.Type.GUARANSHEED:
         if event.blind:
