@@ -54,6 +54,28 @@ COVERED = """
 """
 
 
+# Words of a name that a line break cuts in two ("Christophe / r").
+BROKEN_WORDS = """
+(selector) => {
+  const broken = [];
+  for (const name of document.querySelectorAll(selector)) {
+    const text = name.firstChild && name.firstChild.nodeType === 3 ? name.firstChild : null;
+    if (!text || !name.checkVisibility()) continue;
+    let start = 0;
+    for (const word of text.data.split(" ")) {
+      const range = document.createRange();
+      range.setStart(text, start);
+      range.setEnd(text, start + word.length);
+      const lines = new Set([...range.getClientRects()].map((box) => Math.round(box.top)));
+      if (lines.size > 1) broken.push(word);
+      start += word.length + 1;
+    }
+  }
+  return broken;
+}
+"""
+
+
 def covered(page, root=None):
     return page.evaluate(COVERED, [root, CONTROLS])
 
@@ -124,12 +146,17 @@ def test_no_control_is_covered_on_any_screen_or_sheet(
         (filed, "tap, a deal just filed"),
     ):
         page.goto(f"/sessions/{session.pk}/")
+        problems += [
+            f"{what}: {word!r} broken across lines"
+            for word in page.evaluate(BROKEN_WORDS, ".player__name bdi, .seat-line__name")
+        ]
         check_screen_and_sheets(page, what, problems)
     screenshot(page, f"covered-{locale}-{size['width']}-tap")
 
     for path, what in (
         (f"/sessions/{filed.pk}/deals/1/", "deal page"),
         (f"/sessions/{four.pk}/players/", "players"),
+        (f"/sessions/{eight.pk}/players/", "players, eight seated"),
         (f"/sessions/{four.pk}/standings/", "standings"),
         (f"/sessions/{filed.pk}/settle/", "settle up"),
         (f"/sessions/{four.pk}/share/", "share"),
