@@ -3,56 +3,50 @@
 1. **Throttle.** Writes are counted per caller (account or share link) at the `writes`
    rate, in one counter for both doors: a phone that taps through the pages and a client
    of the API share the same allowance. Over it: `TooManyWrites` (429) with the seconds to
-   wait. The counters live in the "throttle" cache (the database), so every worker and
-   server counts the same requests.
+   wait. The counter is a row per caller in the database (`WriteCount`), so every worker
+   and server counts the same requests; one statement counts a write (see `throttle`).
 
 2. **Idempotency**, for a write sent with a key (the API's `Idempotency-Key` header, the
-   `key` field every page form carries):
+   `key` field every page form carries). The key is stored with the write's answer in the
+   write's own transaction, so the effect and its key commit together or not at all:
 
-   1. The key is claimed in a transaction of its own, committed before any work: a row
-      (caller, key) in state `running`, with a fingerprint of the request as the person
-      sent it (method, path, body). The unique constraint on (caller, key) lets exactly
-      one request claim it; a concurrent duplicate sees the committed row.
-   2. The write then runs in one transaction that first locks the key row, and, if the
-      answer is a success, stores it on the row before committing: the effect and the
-      stored answer commit together or not at all.
-   3. A refusal or a crash changes nothing, so the key is let go (the row deleted) and a
-      retry runs afresh.
-
-   A request finding the key taken: a different fingerprint is refused (`KeyReused`, 422);
-   a stored answer is replayed (`Replay`); a key still running is a conflict (409). A
-   `running` key whose request died (its process killed) is taken over once no
-   transaction holds its lock (see `_take_over`). Keys are kept at least `KEEP_FOR`;
-   `idempotency_keys_purge` removes older ones.
+   - A key already stored with the same request (method, path, body) is answered by
+     replaying its stored answer (`Replay`); with another request it is refused
+     (`KeyReused`, 422).
+   - A duplicate sent at the same moment as the first waits for it (on the session's
+     row lock every deal write takes, or on the key's unique index) and then finds the
+     key: its own attempt is rolled back and the first answer replayed.
+   - A refusal or a crash stores nothing, so a retry runs afresh.
 
 The idempotency part is written here rather than taken from a library: the ones for
 Django (django-idempotency-key and the like) cache whole responses per view and do not
 commit the key together with the write, which is what makes a crash or a race between
-two servers safe.
+two servers safe. The counter is written here because Django's cache backends count in
+four statements per write against the database (one a COUNT(*) of the whole table), and
+a shared cache other than the database would be one more server to run.
 """
 
 from __future__ import annotations
 
 import hashlib
+import math
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any, TypeVar
+from typing import TypeVar
 
-from django.core.cache import BaseCache, caches
-from django.db import DatabaseError, IntegrityError, connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
 
 from tracker.access import Actor
-from tracker.errors import Conflict, Invalid, KeyReused, TooManyWrites
-from tracker.models import IdempotencyKey
+from tracker.errors import Invalid, KeyReused, Refusal, TooManyWrites
+from tracker.models import IdempotencyKey, WriteCount
 
 KEEP_FOR = timedelta(hours=24)
-STALE_AFTER = timedelta(minutes=5)
-STALE_ON_POSTGRESQL = timedelta(seconds=2)
 LONGEST_KEY = 255
 
 HEADER = "Idempotency-Key"
@@ -62,10 +56,6 @@ KEY_FORM = gettext_noop(
 KEY_REUSED = gettext_noop(
     "This Idempotency-Key was already used for a different request; "
     "send a new key with a new request."
-)
-STILL_RUNNING = gettext_noop(
-    "The first request with this Idempotency-Key is still running; "
-    "retry in a moment to get its answer."
 )
 TOO_MANY = gettext_noop("Too many changes in a short time; try again in %(wait)s seconds.")
 
@@ -89,35 +79,43 @@ class Replay:
 
 # --- Throttle ---------------------------------------------------------------------------
 
+_COUNT = """
+INSERT INTO {table} (scope, period_start, count) VALUES (%s, %s, 1)
+ON CONFLICT (scope) DO UPDATE SET
+    count = CASE WHEN {table}.period_start = excluded.period_start
+                 THEN {table}.count + 1 ELSE 1 END,
+    period_start = excluded.period_start
+RETURNING count
+"""
 
-class _WriteRate(SimpleRateThrottle):  # type: ignore[misc]  # DRF has no type hints
-    """DRF's rate counting, keyed by the caller rather than by a request."""
 
-    scope = "writes"
-
-    def __init__(self, actor: Actor) -> None:
-        self.actor = actor
-        super().__init__()
-
-    @property
-    def cache(self) -> BaseCache:
-        return caches["throttle"]
-
-    def get_rate(self) -> str | None:
-        # Read per request, so a settings change (tests, a deploy) takes effect at once;
-        # None switches the limit off.
-        rate: str | None = api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
-        return rate
-
-    def get_cache_key(self, request: Any, view: Any) -> str:
-        return f"throttle_{self.scope}_{self.actor.scope}"
+def counted_write(scope: str, *, period: int, now: float | None = None) -> tuple[int, int]:
+    """Count one write for `scope` in the current fixed window of `period` seconds: the
+    writes counted in it so far (this one included) and the seconds until it ends. One
+    statement, on PostgreSQL and SQLite alike, committed at once (it stands even if the
+    write is refused)."""
+    now = time.time() if now is None else now
+    period_start = int(now // period)
+    table = connection.ops.quote_name(WriteCount._meta.db_table)
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(_COUNT.format(table=table), [scope, period_start])
+        (count,) = cursor.fetchone()
+    return count, max(1, math.ceil((period_start + 1) * period - now))
 
 
 def throttle(actor: Actor) -> None:
-    """Count one write for the caller; refuse it over the rate."""
-    rate = _WriteRate(actor)
-    if not rate.allow_request(None, None):
-        wait = max(1, round(rate.wait() or 1))
+    """Count one write for the caller; refuse it over the `writes` rate.
+
+    The window is fixed (a minute for `120/min`), not sliding: at a window's edge a
+    caller may briefly make up to twice the rate, which the limit tolerates."""
+    # Read per request, so a settings change (tests, a deploy) takes effect at once;
+    # None switches the limit off.
+    rate: str | None = api_settings.DEFAULT_THROTTLE_RATES.get("writes")
+    if rate is None:
+        return
+    most, period = SimpleRateThrottle.parse_rate(None, rate)  # DRF's reading of "120/min"
+    count, wait = counted_write(f"writes:{actor.scope}", period=period)
+    if count > most:
         raise TooManyWrites(TOO_MANY, wait=wait)
 
 
@@ -157,95 +155,40 @@ def write_once(
     if key is None:
         return work()
     check_key(key)
-    claimed = _claim(actor.scope, key, fingerprint)
-    if isinstance(claimed, Replay):
-        return claimed
+    stored = _stored(actor.scope, key, fingerprint)
+    if stored is not None:
+        return stored
     try:
         with transaction.atomic():
-            # Held until commit: tells a duplicate that this request is alive.
-            locked = IdempotencyKey.objects.select_for_update().filter(pk=claimed.pk).first()
-            if locked is None or locked.started_at != claimed.started_at:
-                # Taken over while this request stalled before its lock: the other
-                # attempt owns the key now, so this one must not apply it too.
-                raise Conflict(STILL_RUNNING, code="idempotency_key_running")
             result = work()
-            stored = answer(result)
-            if stored is not None:
-                _store(claimed, stored)
-                return result
-    except BaseException:
-        _let_go(claimed)
+            kept = answer(result)
+            if kept is not None:
+                IdempotencyKey.objects.create(
+                    scope=actor.scope,
+                    key=key,
+                    fingerprint=fingerprint,
+                    status_code=kept.status,
+                    response_body=kept.body,
+                )
+    except (Refusal, IntegrityError):
+        # The same request sent twice at once: the other one committed first (its key
+        # clashed with ours, or its effect made ours a refusal). Everything this attempt
+        # did is rolled back; the first answer stands.
+        stored = _stored(actor.scope, key, fingerprint)
+        if stored is not None:
+            return stored
         raise
-    _let_go(claimed)
     return result
 
 
-def _claim(scope: str, key: str, fingerprint: str) -> IdempotencyKey | Replay:
-    """The key row, claimed for this request; or the stored answer to replay."""
-    for _attempt in range(3):
-        try:
-            with transaction.atomic():
-                return IdempotencyKey.objects.create(scope=scope, key=key, fingerprint=fingerprint)
-        except IntegrityError:
-            pass
-        taken = IdempotencyKey.objects.filter(scope=scope, key=key).first()
-        if taken is None:
-            continue  # its request failed and let go in between: claim it again
-        if taken.fingerprint != fingerprint:
-            raise KeyReused(KEY_REUSED)
-        if taken.state == IdempotencyKey.State.DONE:
-            assert taken.status_code is not None
-            return Replay(Answer(status=taken.status_code, body=taken.response_body))
-        revived = _take_over(taken)
-        if revived is not None:
-            return revived
-        raise Conflict(STILL_RUNNING, code="idempotency_key_running")
-    raise Conflict(STILL_RUNNING, code="idempotency_key_running")
-
-
-def _take_over(taken: IdempotencyKey) -> IdempotencyKey | None:
-    """A `running` key left by a request that died: claim it, if it is stale and no
-    transaction holds its lock.
-
-    On PostgreSQL a live request holds the row lock from a moment after its claim, so a
-    key is stale after `STALE_ON_POSTGRESQL` without a lock: a client retrying after a
-    server crash is served at once. SQLite has no row locks, so age alone decides there.
-    Should a stalled request get its lock after all, it sees the changed `started_at` and
-    stands down with 409, so a key is never applied twice.
-    """
-    grace = STALE_ON_POSTGRESQL if connection.vendor == "postgresql" else STALE_AFTER
-    stale = timezone.now() - grace
-    if taken.started_at >= stale:
+def _stored(scope: str, key: str, fingerprint: str) -> Replay | None:
+    """The stored answer to replay for this key, if it was applied before."""
+    taken = IdempotencyKey.objects.filter(scope=scope, key=key).first()
+    if taken is None:
         return None
-    try:
-        with transaction.atomic():
-            row = (
-                IdempotencyKey.objects.select_for_update(nowait=True)
-                .filter(pk=taken.pk, state=IdempotencyKey.State.RUNNING, started_at__lt=stale)
-                .first()
-            )
-            if row is None:
-                return None
-            row.started_at = timezone.now()
-            row.save(update_fields=["started_at"])
-            return row
-    except DatabaseError:  # locked: its request is alive after all
-        return None
-
-
-def _store(claimed: IdempotencyKey, answer: Answer) -> None:
-    IdempotencyKey.objects.filter(pk=claimed.pk).update(
-        state=IdempotencyKey.State.DONE,
-        status_code=answer.status,
-        response_body=answer.body,
-        finished_at=timezone.now(),
-    )
-
-
-def _let_go(claimed: IdempotencyKey) -> None:
-    IdempotencyKey.objects.filter(
-        pk=claimed.pk, state=IdempotencyKey.State.RUNNING, started_at=claimed.started_at
-    ).delete()
+    if taken.fingerprint != fingerprint:
+        raise KeyReused(KEY_REUSED)
+    return Replay(Answer(status=taken.status_code, body=taken.response_body))
 
 
 def idempotency_keys_purge(*, older_than: timedelta = KEEP_FOR) -> int:

@@ -5,10 +5,8 @@ from datetime import timedelta
 import pytest
 from django.urls import URLPattern, get_resolver
 from django.utils import timezone
-from rest_framework.test import APIRequestFactory
 
 from tests.api.conftest import client_with, db_state
-from tracker import gate
 from tracker.api.auth import AuthTokenView
 from tracker.gate import idempotency_keys_purge
 from tracker.models import IdempotencyKey, Tap
@@ -35,7 +33,7 @@ def test_same_key_and_body_replays_the_first_answer_without_a_second_tap(start, 
     assert (first.get("Idempotent-Replayed"), again["Idempotent-Replayed"]) == (None, "true")
     assert Tap.objects.count() == 1
     key = IdempotencyKey.objects.get()
-    assert (key.key, key.state, key.status_code) == ("tap-1", "done", 201)
+    assert (key.key, key.status_code) == ("tap-1", 201)
 
 
 def test_a_replay_answers_as_the_first_time_even_after_more_taps(start, api):
@@ -80,48 +78,31 @@ def test_same_key_on_another_path_is_refused_with_422(start, api):
     assert Tap.objects.filter(undone_at__isnull=True).count() == 1
 
 
-def running_key(user, table, name, *, started_at):
-    """A key left `running` for a tap of `name`, as its first request would claim it."""
-    request = APIRequestFactory().post(
-        f"/api/deals/{table.deal}/taps/", {"player": table.p[name]}, format="json"
-    )
-    return IdempotencyKey.objects.create(
-        scope=f"user:{user.pk}",
-        key="tap-1",
-        fingerprint=gate.fingerprint("POST", request.get_full_path(), request.body),
-        started_at=started_at,
-    )
-
-
-def test_a_key_still_running_answers_409(start, api, user):
+def test_a_key_is_stored_with_the_answer_of_its_write(start, api, user):
     table = start()
-    running_key(user, table, "Alice", started_at=timezone.now())
 
-    response = tap(api, table, "Alice", "tap-1")
+    first = tap(api, table, "Alice", "tap-1")
 
-    assert response.status_code == 409
-    assert response.json() == {
-        "code": "idempotency_key_running",
-        "detail": (
-            "The first request with this Idempotency-Key is still running; "
-            "retry in a moment to get its answer."
-        ),
-    }
-    assert Tap.objects.count() == 0
+    key = IdempotencyKey.objects.get()
+    assert (key.scope, key.key, key.status_code) == (f"user:{user.pk}", "tap-1", 201)
+    assert key.response_body == first.content.decode()
 
 
-def test_a_stale_running_key_is_taken_over(start, api, user):
-    """Its request died before committing anything: the retry runs it, once."""
+def test_a_write_that_fails_after_its_work_stores_neither(start, api, monkeypatch):
+    """The key is inserted in the write's transaction: a failure there undoes both."""
     table = start()
-    key = running_key(user, table, "Alice", started_at=timezone.now() - timedelta(hours=1))
 
-    retried = tap(api, table, "Alice", "tap-1")
+    def broken(**fields):
+        raise RuntimeError("the disk is full")
 
-    assert retried.status_code == 201
+    monkeypatch.setattr(IdempotencyKey.objects, "create", broken)
+    with pytest.raises(RuntimeError):
+        tap(api, table, "Alice", "tap-1")
+    monkeypatch.undo()
+
+    assert (Tap.objects.count(), IdempotencyKey.objects.count()) == (0, 0)
+    assert tap(api, table, "Alice", "tap-1").status_code == 201
     assert Tap.objects.count() == 1
-    key.refresh_from_db()
-    assert (key.state, key.status_code) == ("done", 201)
-    assert tap(api, table, "Alice", "tap-1").content == retried.content
 
 
 def test_a_refused_request_lets_the_key_go(start, api):

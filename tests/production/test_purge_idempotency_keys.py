@@ -18,9 +18,8 @@ def key_aged(name: str, hours: float) -> IdempotencyKey:
         scope="user:1",
         key=name,
         fingerprint="f" * 64,
-        state=IdempotencyKey.State.DONE,
+        status_code=201,
         created_at=made,
-        started_at=made,
     )
 
 

@@ -17,7 +17,7 @@ from tracker.models.deals import (
     counted,
 )
 from tracker.models.fields import MONEY
-from tracker.models.idempotency import IdempotencyKey
+from tracker.models.idempotency import IdempotencyKey, WriteCount
 from tracker.models.ledger import LedgerLine, Payment
 from tracker.models.sessions import Seat, Session, ShareLink
 from tracker.models.tallies import StandingTally
@@ -40,5 +40,6 @@ __all__ = [
     "ShareLink",
     "StandingTally",
     "Tap",
+    "WriteCount",
     "counted",
 ]

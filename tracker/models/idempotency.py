@@ -1,4 +1,4 @@
-"""Writes answered once: the keys of retried requests."""
+"""Writes answered once: the keys of retried requests, and the callers' write counters."""
 
 from __future__ import annotations
 
@@ -11,24 +11,17 @@ class IdempotencyKey(models.Model):
 
     `scope` is the caller (`user:<id>` or `link:<id>`), so two callers never share a key.
     `fingerprint` hashes the method, path and body: the same key with another request is
-    refused. A key is `running` while its first request is in progress and `done` once
-    its response is stored; keys are kept at least 24 hours (see `tracker.gate`).
+    refused. The row is stored with its write's answer, in the write's own transaction
+    (see `tracker.gate`): there is no key without its effect, nor an effect without its
+    key. Keys are kept at least 24 hours.
     """
-
-    class State(models.TextChoices):
-        RUNNING = "running", "Running"
-        DONE = "done", "Done"
 
     scope = models.CharField(max_length=40)
     key = models.CharField(max_length=255)
     fingerprint = models.CharField(max_length=64)
-    state = models.CharField(max_length=10, choices=State.choices, default=State.RUNNING)
-    status_code = models.PositiveSmallIntegerField(null=True, blank=True)
+    status_code = models.PositiveSmallIntegerField()
     response_body = models.TextField(blank=True)
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
-    # When the current attempt started: a request that died leaves a stale `running` key.
-    started_at = models.DateTimeField(default=timezone.now)
-    finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -38,4 +31,20 @@ class IdempotencyKey(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.key} ({self.scope}, {self.state})"
+        return f"{self.key} ({self.scope}, {self.status_code})"
+
+
+class WriteCount(models.Model):
+    """How many writes a caller (`scope`) made in the current window of the write rate.
+
+    One row per caller, counted up by one statement per write (`tracker.gate.throttle`).
+    On PostgreSQL the table is UNLOGGED: a count lost in a crash costs nothing, and
+    counting never waits for the disk.
+    """
+
+    scope = models.CharField(max_length=60, primary_key=True)
+    period_start = models.BigIntegerField(help_text="Seconds since the epoch ÷ the period.")
+    count = models.PositiveIntegerField()
+
+    def __str__(self) -> str:
+        return f"{self.scope}: {self.count}"

@@ -51,9 +51,6 @@ KEY_REFUSALS = {
     "idempotency_key_reused": gettext_lazy(
         "This screen was out of date, so nothing was saved; look at it again and tap once more."
     ),
-    "idempotency_key_running": gettext_lazy(
-        "The first tap is still being saved; look again in a moment."
-    ),
 }
 
 
