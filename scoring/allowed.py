@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from scoring.facts import DealFacts, DealStatus, InstantWinKind, PlayerId, Tap
 from scoring.replay import DealState, replay
-from scoring.table import TWOS_PER_COLOUR_PER_DECK, most_cards
+from scoring.table import TWOS_PER_COLOUR_PER_DECK, most_cards, one_pack
 
 Players = tuple[PlayerId, ...]
 
@@ -144,9 +144,7 @@ def _twos_left(deal: DealState) -> bool:
 
 
 def _instant_wins_offered(deal: DealState) -> bool:
-    """Whether this deal's table plays instant wins at all (SPEC 4.4).
-
-    The place for any rule that switches them off for a table (such as five to eight
-    players, planned but not decided yet); the session's option is the only rule today.
-    """
-    return deal.rules.options.instant_wins
+    """Whether this deal's table plays instant wins at all (SPEC 4.4): the session's
+    option, and one pack: with five to eight players two packs are dealt, and two packs
+    have no instant wins (seed 000, Double Deck 13), whatever the option says."""
+    return deal.rules.options.instant_wins and one_pack(deal.size)

@@ -33,9 +33,11 @@ from scoring.table import (
     MAX_PLAYERS,
     MAX_TWOS_BEATEN,
     MIN_PLAYERS,
+    TWO_PACKS_NO_INSTANT_WINS,
     TWOS_PER_COLOUR_PER_DECK,
     decks_for,
     most_cards,
+    one_pack,
     podium_size,
 )
 from scoring.text import Text, gettext_noop, ordinal
@@ -362,6 +364,9 @@ class DealState:
 
     def apply_instant_win(self, claim: InstantWin) -> None:
         self.require_open()
+        if not one_pack(self.size):
+            # Whatever the session's options say (seed 000, Double Deck 13).
+            raise ScoringError(TWO_PACKS_NO_INSTANT_WINS)
         if not self.rules.options.instant_wins:
             raise ScoringError(gettext_noop("Instant wins are off for this session."))
         self.require_player(claim.player)

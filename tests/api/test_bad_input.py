@@ -108,6 +108,11 @@ SESSION_CASES = {
         "Instant wins and trading cannot be on together: traded cards would make an "
         "instant-win hand.",
     ),
+    "instant wins with two packs": (
+        {"players": ["Alice", "Ben", "Cara", "Dev", "Eve"], "options": {"instant_wins": True}},
+        "With 5 to 8 players two packs are dealt, and two packs have no instant wins: switch "
+        "instant wins off, or seat 2 to 4 players.",
+    ),
     "options not an object": (
         {"options": "all"},
         "options: Invalid data. Expected a dictionary, but got str.",

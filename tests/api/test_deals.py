@@ -221,6 +221,24 @@ def test_instant_win_files_the_deal(start, api):
     assert [line["reason"] for line in body["ledger"]] == ["instant_win"] * 3
 
 
+def test_instant_win_at_a_two_pack_deal_is_refused_with_why(start, api):
+    table = start(options={"instant_wins": True})
+    seated = [*table.p.values(), "Eve"]
+    assert api.put(f"/api/sessions/{table.id}/players/", {"players": seated}).status_code == 200
+
+    response = api.post(
+        f"/api/deals/{table.deal}/events/",
+        {"type": "instant_win", "player": table.p["Cara"], "kind": "four_twos"},
+    )
+
+    assert response.status_code == 400
+    assert response.json() == {
+        "code": "invalid",
+        "detail": "With 5 to 8 players two packs are dealt, and two packs have no instant wins.",
+    }
+    assert DealEvent.objects.count() == 0
+
+
 def test_guaransheed_not_approved_is_refused(start, api):
     table = start(options={"guaransheed": True})
 

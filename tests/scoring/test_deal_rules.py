@@ -1129,7 +1129,7 @@ def test_instant_win_files_the_deal_with_the_claimant_alone_placed(rule_set, poi
     )
 
 
-@pytest.mark.parametrize("size", [2, 5, 8])
+@pytest.mark.parametrize("size", [2, 3, 4])
 def test_instant_win_collects_the_stake_from_every_other_player(size):
     table = EVERYONE[:size]
 

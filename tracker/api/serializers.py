@@ -54,7 +54,11 @@ class PlayerOut(serializers.Serializer):
 class OptionsIO(serializers.Serializer):
     guaransheed = serializers.BooleanField(default=False)
     got_to_get_in = serializers.BooleanField(default=False)
-    instant_wins = serializers.BooleanField(default=False)
+    instant_wins = serializers.BooleanField(
+        default=False,
+        help_text="Played with one pack only (2 to 4 players): refused for a session that "
+        "starts with 5 to 8, and a claim at a deal of 5 to 8 is refused.",
+    )
     trading = serializers.BooleanField(default=False)
     penalties = serializers.BooleanField(default=False)
 

@@ -74,7 +74,7 @@ def session_create(
     currency = clean_currency(currency)
     seated = resolve_players(circle, players)
     try:
-        scoring.check_rules(rules, len(seated))
+        scoring.check_start(rules, len(seated))
     except scoring.ScoringError as error:
         raise refused_by_rules(error) from None
     session = Session.objects.create(

@@ -46,7 +46,11 @@ OPTION_FIELDS = [
     ("penalties", _("2s and bombs pay"), _("Chopped 2s, beaten cutups, unused 2s and bombs")),
     ("guaransheed", _("Guaransheed"), _("A player bets before the deal that they finish first")),
     ("got_to_get_in", _("Got to Get In"), _("Whoever has not played a card pays the player out")),
-    ("instant_wins", _("Instant wins"), _("Six pairs, three triples, dragon, four 2s")),
+    (
+        "instant_wins",
+        _("Instant wins"),
+        _("Six pairs, three triples, dragon, four 2s; one pack only (2 to 4 players)"),
+    ),
     ("trading", _("Trading reminders"), _("The loser gives the winner their best cards")),
 ]
 
