@@ -36,6 +36,8 @@ class Allowed:
     - `hands_due`: whose hand the deal waits for (rules that need hands, winner out).
     - `most_cards`: the most cards a hand can hold; `unused_cards`: whether a hand also
       asks unused 2s, cutups and bombs.
+    - `whole_hands`: whose hand must hold every card dealt (`most_cards`): those marked
+      "not yet played" on the tap that ended play.
     - `end`: whether End match is possible.
     """
 
@@ -52,6 +54,7 @@ class Allowed:
     hands_due: Players
     most_cards: int
     unused_cards: bool
+    whole_hands: Players
     end: bool
 
 
@@ -100,6 +103,7 @@ def _open(deal: DealState) -> Allowed:
         hands_due=tuple(deal.hands_missing()) if play_over else (),
         most_cards=most_cards(rules, deal.size),
         unused_cards=rules.penalties_on,
+        whole_hands=_whole_hands(deal),
         end=True,
     )
 
@@ -132,8 +136,13 @@ def _closed(deal: DealState, status: DealStatus) -> Allowed:
         hands_due=(),
         most_cards=most_cards(rules, deal.size),
         unused_cards=rules.penalties_on,
+        whole_hands=_whole_hands(deal),
         end=False,
     )
+
+
+def _whole_hands(deal: DealState) -> Players:
+    return tuple(player for player in deal.players if player in deal.whole_hands)
 
 
 def _twos_left(deal: DealState) -> bool:

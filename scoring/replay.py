@@ -29,6 +29,7 @@ from scoring.facts import (
     Tap,
     TwoBeaten,
 )
+from scoring.hands import check_hand, check_whole_hand
 from scoring.table import (
     MAX_PLAYERS,
     MAX_TWOS_BEATEN,
@@ -64,6 +65,8 @@ class DealState:
     order: list[PlayerId] = field(default_factory=list)  # tapped players, in tap order
     loser_tapped: PlayerId | None = None
     hands: dict[PlayerId, Hand] = field(default_factory=dict)
+    # Marked "not yet played" on the tap that ended play: they hold the whole hand dealt.
+    whole_hands: frozenset[PlayerId] = frozenset()
     guaransheed: Guaransheed | None = None
     instant_win: InstantWin | None = None
     # What each player's last cutup earned, while it stands to be beaten (SPEC 4.1).
@@ -90,6 +93,11 @@ class DealState:
     @property
     def decks(self) -> int:
         return decks_for(self.size)
+
+    @property
+    def most(self) -> int:
+        """The most cards a hand holds: what each player was dealt."""
+        return most_cards(self.rules, self.size)
 
     @property
     def podium(self) -> int:
@@ -129,6 +137,11 @@ class DealState:
 
     def places_filled(self) -> bool:
         return len(self.order) >= self.podium
+
+    def play_over(self) -> bool:
+        """Play has ended: at the first player out under rules that need hands, else when
+        the deal files (the scored places filled, the loser known where it pays)."""
+        return self.places_filled() and (self.rules.needs_hands or self.filed())
 
     def hands_missing(self) -> list[PlayerId]:
         winner = self.winner()
@@ -254,6 +267,10 @@ class DealState:
             self.loser_tapped = player
         for payer in tap.not_played:
             self.pay(payer, player, self.stake(money.GOT_TO_GET_IN_RATE), Reason.GOT_TO_GET_IN)
+        if self.play_over():  # whoever this tap marks never played: they hold every card
+            self.whole_hands = frozenset(tap.not_played)
+            for other in self.whole_hands & self.hands.keys():
+                check_whole_hand(self.hands[other], most=self.most, name=self.name(other))
 
     def check_loser_tap(self, tap: Tap) -> None:
         if not self.places_filled():
@@ -332,20 +349,8 @@ class DealState:
                 gettext_noop("%(player)s went out and holds no cards."),
                 player=self.name(hand.player),
             )
-        most = most_cards(self.rules, self.size)
-        if not 0 <= hand.cards <= most:
-            raise ScoringError(gettext_noop("Cards left must be 0 to %(most)s."), most=most)
-        counts = (hand.black_twos, hand.red_twos, hand.cutups, hand.bombs)
-        if min(counts) < 0:
-            raise ScoringError(gettext_noop("Counts of unused cards cannot be negative."))
-        if (
-            hand.black_twos + hand.red_twos > hand.cards
-            or hand.cutups * 6 > hand.cards
-            or hand.bombs * 4 > hand.cards
-        ):
-            raise ScoringError(
-                gettext_noop("The unused 2s, cutups and bombs do not fit in the cards left.")
-            )
+        whole = hand.player in self.whole_hands
+        check_hand(hand, most=self.most, whole=whole, name=self.name(hand.player))
         self.count_twos(hand.black_twos, hand.red_twos)
         self.hands[hand.player] = hand
 

@@ -239,6 +239,32 @@ def test_instant_win_at_a_two_pack_deal_is_refused_with_why(start, api):
     assert DealEvent.objects.count() == 0
 
 
+def test_hand_of_a_player_who_never_played_holds_every_card(start, api):
+    table = start(stake_rule="pro_play", format="winner_takes_all", options={"got_to_get_in": True})
+    deal = table.deal
+    tapped = api.post(
+        f"/api/deals/{deal}/taps/", {"player": table.p["Alice"], "not_played": [table.p["Ben"]]}
+    )
+    assert tapped.status_code == 201
+
+    response = api.post(
+        f"/api/deals/{deal}/events/", {"type": "hand", "player": table.p["Ben"], "cards": 5}
+    )
+
+    assert response.status_code == 400
+    assert response.json()["detail"] == (
+        "Ben had not played a card when play ended, so their hand holds all 13 cards."
+    )
+    table.event(deal, type="hand", player=table.p["Ben"], cards=13)
+    table.event(deal, type="hand", player=table.p["Cara"], cards=2)
+    body = table.event(deal, type="hand", player=table.p["Dev"], cards=1)
+    assert body["status"] == "filed"
+    assert table.ledger(body)[:2] == [
+        ("Ben", "Alice", "2.00", "got_to_get_in"),
+        ("Ben", "Alice", "2.00", "pro_play_win"),
+    ]
+
+
 def test_guaransheed_not_approved_is_refused(start, api):
     table = start(options={"guaransheed": True})
 

@@ -426,8 +426,9 @@ FORMATS = [
 
 
 def offers(offered: Allowed, players: tuple[int, ...]) -> list[Record]:
-    """One record for each thing offered that moves the deal on. A hand holds one card: it
-    always fits, and it keeps its player from going out other than as the loser."""
+    """One record for each thing offered that moves the deal on. A hand holds one card (or
+    the whole hand, for a player who had not played when play ended): it always fits, and
+    it keeps its player from going out other than as the loser."""
     records: list[Record] = [Tap(player) for player in offered.tap]
     records += [Tap(player, loser=True) for player in offered.loser]
     records += [
@@ -442,7 +443,10 @@ def offers(offered: Allowed, players: tuple[int, ...]) -> list[Record]:
         for player in offered.instant_win
         for kind in offered.instant_win_kinds
     ]
-    records += [Hand(player, cards=1) for player in (*offered.hands, *offered.hands_due)]
+    records += [
+        Hand(player, cards=offered.most_cards if player in offered.whole_hands else 1)
+        for player in (*offered.hands, *offered.hands_due)
+    ]
     return records
 
 
