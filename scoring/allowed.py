@@ -28,7 +28,9 @@ class Allowed:
       unknown, rules that do not need hands).
     - `not_played`: who may be marked "not yet played" on a tap (Got to Get In, before the
       scoring places are filled).
-    - `two_beaten`, `cutup_beaten`: whether those sheets are offered.
+    - `two_beaten`, `cutup_beaten`: whether those sheets are offered; `cutup_owners`:
+      whose cutup may be recorded as beaten (an earning cutup of theirs stands), with a
+      cutup or a bomb.
     - `guaransheed`, `instant_win`: who may declare one, who may claim one.
     - `instant_win_kinds`: the kinds a claim may name, lowest to highest.
     - `hands`: whose hand the hand sheet may record. On a closed deal a recorded hand is
@@ -47,6 +49,7 @@ class Allowed:
     not_played: Players
     two_beaten: bool
     cutup_beaten: bool
+    cutup_owners: Players
     guaransheed: Players
     instant_win: Players
     instant_win_kinds: tuple[InstantWinKind, ...]
@@ -94,8 +97,8 @@ def _open(deal: DealState) -> Allowed:
         loser=loser,
         not_played=untapped if options.got_to_get_in and not filled else (),
         two_beaten=_twos_left(deal),
-        # Only a cutup that beat a 2 earns, so only one that stands can be beaten for more.
-        cutup_beaten=rules.penalties_on and bool(deal.cutup_earning),
+        cutup_beaten=bool(_cutup_owners(deal)),
+        cutup_owners=_cutup_owners(deal),
         guaransheed=deal.players if declare else (),
         instant_win=deal.players if claim else (),
         instant_win_kinds=tuple(InstantWinKind) if claim else (),
@@ -128,7 +131,8 @@ def _closed(deal: DealState, status: DealStatus) -> Allowed:
         loser=(),
         not_played=(),
         two_beaten=not instant and _twos_left(deal),
-        cutup_beaten=rules.penalties_on and not instant and bool(deal.cutup_earning),
+        cutup_beaten=not instant and bool(_cutup_owners(deal)),
+        cutup_owners=() if instant else _cutup_owners(deal),
         guaransheed=deal.players if declare else (),
         instant_win=deal.players if claim else (),
         instant_win_kinds=tuple(InstantWinKind) if claim else (),
@@ -139,6 +143,13 @@ def _closed(deal: DealState, status: DealStatus) -> Allowed:
         whole_hands=_whole_hands(deal),
         end=False,
     )
+
+
+def _cutup_owners(deal: DealState) -> Players:
+    """Only a cutup that earned can be beaten for more, and it pays only with penalties."""
+    if not deal.rules.penalties_on:
+        return ()
+    return tuple(player for player in deal.players if player in deal.chain.cutups)
 
 
 def _whole_hands(deal: DealState) -> Players:

@@ -129,10 +129,12 @@ class TwoBeaten:
 
 @dataclass(frozen=True)
 class CutupBeaten:
-    """`by` beat the cutup `owner` last played: it earns double what that cutup earned."""
+    """`by` beat the cutup `owner` last played, with a higher cutup or a bomb: it earns
+    double what that cutup earned; only a cutup's earning can be doubled again."""
 
     by: PlayerId
     owner: PlayerId
+    beaten_with: Beater = Beater.CUTUP
 
 
 @dataclass(frozen=True)

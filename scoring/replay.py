@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from scoring import money
+from scoring.chain import CutupChain
 from scoring.errors import ScoringError
 from scoring.facts import (
-    Beater,
     CutupBeaten,
     DealFacts,
     DealStatus,
@@ -69,8 +69,8 @@ class DealState:
     whole_hands: frozenset[PlayerId] = frozenset()
     guaransheed: Guaransheed | None = None
     instant_win: InstantWin | None = None
-    # What each player's last cutup earned, while it stands to be beaten (SPEC 4.1).
-    cutup_earning: dict[PlayerId, Decimal] = field(default_factory=dict)
+    # Each player's last earning play while it stands: a cutup, or a bomb (SPEC 4.1).
+    chain: CutupChain = field(default_factory=CutupChain)
     # 2s accounted for so far, beaten in play or left unused in a hand: black, red.
     twos_seen: tuple[int, int] = (0, 0)
     play_ledger: list[LedgerLine] = field(default_factory=list)
@@ -312,27 +312,14 @@ class DealState:
         black_rate, red_rate = money.TWO_BEATEN_RATE[event.beaten_with]
         earning = self.stake(black_rate * event.black + red_rate * event.red)
         self.pay(event.owner, event.by, earning, Reason.TWO_BEATEN, penalty=True)
-        if event.beaten_with is Beater.CUTUP:
-            self.cutup_earning[event.by] = earning
-        else:
-            # Their last play is a bomb now: beating a bomb earns nothing extra.
-            self.cutup_earning.pop(event.by, None)
+        self.chain.earned(event.by, event.beaten_with, earning)
 
     def apply_cutup_beaten(self, event: CutupBeaten) -> None:
         self.require_open()
         self.require_two_players(event.by, event.owner)
-        beaten = self.cutup_earning.pop(event.owner, None)
-        if beaten is None:
-            raise ScoringError(
-                gettext_noop(
-                    "%(player)s has no cutup that beat a 2 in this deal: "
-                    "there is nothing to double."
-                ),
-                player=self.name(event.owner),
-            )
-        earning = beaten * 2
+        earning = self.chain.beat(event.owner, name=self.name(event.owner))
         self.pay(event.owner, event.by, earning, Reason.CUTUP_BEATEN, penalty=True)
-        self.cutup_earning[event.by] = earning
+        self.chain.earned(event.by, event.beaten_with, earning)
 
     def apply_hand(self, hand: Hand) -> None:
         # Under loser_pays a hand may follow the filing: it adds its penalties (SPEC 4).

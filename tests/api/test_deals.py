@@ -195,7 +195,7 @@ def test_events_are_listed_in_the_order_recorded(start, api):
             "black": 0,
             "red": 2,
         },
-        {"seq": 3, "type": "cutup_beaten", "by": a, "owner": b},
+        {"seq": 3, "type": "cutup_beaten", "by": a, "owner": b, "with": "cutup"},
         {
             "seq": 5,
             "type": "hand",
@@ -263,6 +263,44 @@ def test_hand_of_a_player_who_never_played_holds_every_card(start, api):
         ("Ben", "Alice", "2.00", "got_to_get_in"),
         ("Ben", "Alice", "2.00", "pro_play_win"),
     ]
+
+
+def test_cutup_beaten_with_a_bomb_is_not_doubled_again(start, api):
+    table = start(format="winner_takes_all", stake_rule="pro_play")
+    a, b, c, d = (table.p[name] for name in ("Alice", "Ben", "Cara", "Dev"))
+    deal = table.deal
+    table.event(deal, type="two_beaten", by=b, owner=a, **{"with": "cutup"}, red=1)
+
+    body = table.event(deal, type="cutup_beaten", by=c, owner=b, **{"with": "bomb"})
+    response = api.post(f"/api/deals/{deal}/events/", {"type": "cutup_beaten", "by": d, "owner": c})
+
+    assert body["events"][-1] == {
+        "id": body["events"][-1]["id"],
+        "seq": 2,
+        "type": "cutup_beaten",
+        "by": c,
+        "owner": b,
+        "with": "bomb",
+    }
+    assert table.ledger(body) == [
+        ("Alice", "Ben", "1.50", "two_beaten"),
+        ("Ben", "Cara", "3.00", "cutup_beaten"),
+    ]
+    assert response.status_code == 400
+    assert response.json()["detail"] == (
+        "Cara's last play that earned was a bomb, and beating a bomb earns nothing more."
+    )
+
+
+def test_cutup_beaten_with_something_else_is_refused(start, api):
+    table = start(format="winner_takes_all", stake_rule="pro_play")
+    b, c = table.p["Ben"], table.p["Cara"]
+    event = {"type": "cutup_beaten", "by": c, "owner": b, "with": "dragon"}
+
+    response = api.post(f"/api/deals/{table.deal}/events/", event)
+
+    assert response.status_code == 400
+    assert response.json()["detail"] == 'with: "dragon" is not a valid choice.'
 
 
 def test_guaransheed_not_approved_is_refused(start, api):

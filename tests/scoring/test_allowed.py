@@ -29,6 +29,7 @@ from scoring import (
     add_record,
     allowed,
     correct,
+    decks_for,
     end_match,
     max_hand_size,
     play,
@@ -447,7 +448,22 @@ def offers(offered: Allowed, players: tuple[int, ...]) -> list[Record]:
         Hand(player, cards=offered.most_cards if player in offered.whole_hands else 1)
         for player in (*offered.hands, *offered.hands_due)
     ]
+    records += [
+        CutupBeaten(by=by, owner=owner, beaten_with=beater)
+        for owner in offered.cutup_owners
+        for by in players
+        if by != owner
+        for beater in Beater
+    ]
     return records
+
+
+def two_beaten(deal: DealFacts, beater: Beater) -> TwoBeaten:
+    """One 2 beaten, of a colour the packs still hold (the deal's 2s are all beaten ones:
+    the hands offered above hold none)."""
+    seen = sum(r.black for r in deal.records if isinstance(r, TwoBeaten))
+    colour = {"black": 1} if seen < 2 * decks_for(len(deal.players)) else {"red": 1}
+    return TwoBeaten(deal.players[0], deal.players[1], beater, **colour)
 
 
 def correction(deal: DealFacts, record: Record) -> tuple[DealFacts, DealResult]:
@@ -481,9 +497,11 @@ def test_offered_records_are_accepted(data):
     for _ in range(12):
         offered = allowed(deal)
         choices = offers(offered, deal.players)
-        # 2s beaten are offered while 2s are left in the deck; none are used up here.
-        two = TwoBeaten(deal.players[0], deal.players[1], Beater.BOMB, black=1)
-        for record in [*choices, two] if offered.two_beaten else choices:
+        # 2s beaten are offered while 2s are left in the deck; a cutup beating one may
+        # be played on, so that cutups beaten are offered too.
+        if offered.two_beaten:
+            choices += [two_beaten(deal, Beater.CUTUP), two_beaten(deal, Beater.BOMB)]
+        for record in choices:
             if offered.status is DealStatus.OPEN:
                 add_record(deal, record)
             else:

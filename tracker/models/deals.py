@@ -207,7 +207,7 @@ class DealEvent(DealRecord):
     player = models.ForeignKey(
         Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
-    # two_beaten, cutup_beaten: `by` beat `owner`'s cards
+    # two_beaten, cutup_beaten: `by` beat `owner`'s cards, `beaten_with` a cutup or a bomb
     by = models.ForeignKey(
         Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
@@ -265,6 +265,12 @@ class DealEvent(DealRecord):
             models.CheckConstraint(
                 condition=~Q(type="two_beaten") | Q(black__gt=0) | Q(red__gt=0),
                 name="event_two_beaten_counts_something",
+            ),
+            # What beat the 2s or the cutup decides what it earns (SPEC 4.1).
+            models.CheckConstraint(
+                condition=~Q(type__in=["two_beaten", "cutup_beaten"])
+                | Q(beaten_with__in=["cutup", "bomb"]),
+                name="event_beaten_names_what_beat_it",
             ),
         ]
 
