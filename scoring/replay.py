@@ -361,6 +361,12 @@ class DealState:
             raise ScoringError(TWO_PACKS_NO_INSTANT_WINS)
         if not self.rules.options.instant_wins:
             raise ScoringError(gettext_noop("Instant wins are off for this session."))
+        if claim.kind not in self.rules.options.instant_win_kinds():
+            raise ScoringError(
+                gettext_noop(
+                    "5 consecutive pairs is not an instant win at this session: its option is off."
+                )
+            )
         self.require_player(claim.player)
         if self.record_count:
             raise ScoringError(

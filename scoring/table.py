@@ -93,6 +93,10 @@ def check_rules(rules: Rules, players: int) -> None:
                 "an instant-win hand."
             )
         )
+    if options.five_consecutive_pairs and not options.instant_wins:
+        raise ScoringError(
+            gettext_noop("5 consecutive pairs is an instant-win hand: switch on instant wins too.")
+        )
     largest = max_hand_size(players)
     if not 13 <= rules.hand_size <= largest:
         if largest == 13:

@@ -113,6 +113,10 @@ SESSION_CASES = {
         "With 5 to 8 players two packs are dealt, and two packs have no instant wins: switch "
         "instant wins off, or seat 2 to 4 players.",
     ),
+    "5 consecutive pairs without instant wins": (
+        {"options": {"five_consecutive_pairs": True}},
+        "5 consecutive pairs is an instant-win hand: switch on instant wins too.",
+    ),
     "options not an object": (
         {"options": "all"},
         "options: Invalid data. Expected a dictionary, but got str.",

@@ -221,6 +221,34 @@ def test_instant_win_files_the_deal(start, api):
     assert [line["reason"] for line in body["ledger"]] == ["instant_win"] * 3
 
 
+def test_instant_win_five_consecutive_pairs_with_its_option(start, api):
+    table = start(options={"instant_wins": True, "five_consecutive_pairs": True})
+    assert table.session["options"]["five_consecutive_pairs"] is True
+    deal = table.deal
+
+    body = table.event(
+        deal, type="instant_win", player=table.p["Ben"], kind="five_consecutive_pairs"
+    )
+
+    assert body["status"] == "filed"
+    assert body["events"][0]["kind"] == "five_consecutive_pairs"
+    assert table.named(body["points"]) == {"Alice": 0, "Ben": 3, "Cara": 0, "Dev": 0}
+
+
+def test_instant_win_five_consecutive_pairs_without_its_option_is_refused(start, api):
+    table = start(options={"instant_wins": True})
+
+    response = api.post(
+        f"/api/deals/{table.deal}/events/",
+        {"type": "instant_win", "player": table.p["Ben"], "kind": "five_consecutive_pairs"},
+    )
+
+    assert response.status_code == 400
+    assert response.json()["detail"] == (
+        "5 consecutive pairs is not an instant win at this session: its option is off."
+    )
+
+
 def test_instant_win_at_a_two_pack_deal_is_refused_with_why(start, api):
     table = start(options={"instant_wins": True})
     seated = [*table.p.values(), "Eve"]

@@ -10,13 +10,13 @@ from tracker.records import deal_facts
 from tracker.services import deal_event_record, deal_tap
 
 BEFORE = [("tracker", "0006_actions_name_who_did_them")]
-LATEST = [("tracker", "0008_cutup_beaten_names_what_beat_it")]
 
 
-def migrate(targets):
+def migrate(targets=None):
+    """Migrate to `targets`, or (None) to the latest migrations."""
     executor = MigrationExecutor(connection)
     executor.loader.build_graph()
-    executor.migrate(targets)
+    executor.migrate(targets or executor.loader.graph.leaf_nodes())
 
 
 @pytest.mark.django_db(transaction=True)
@@ -40,7 +40,7 @@ def test_cutup_beaten_stored_before_names_a_cutup_and_keeps_its_ledger(make_sess
         DealEvent.objects.filter(type="cutup_beaten").update(beaten_with="")
         migrate(BEFORE)
     finally:
-        migrate(LATEST)
+        migrate()
 
     assert list(DealEvent.objects.filter(type="cutup_beaten").values_list("beaten_with")) == [
         ("cutup",),

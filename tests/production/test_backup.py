@@ -134,6 +134,7 @@ def played_circle(circle, actor, cara):
         stake_rule=scoring.StakeRule.PER_CARD,
         stake="2",
         currency="EUR",
+        options=scoring.Options(instant_wins=True, five_consecutive_pairs=True),
         actor=actor,
     )
     p["Eve"] = circle.players.get(name="Eve").pk
@@ -243,6 +244,21 @@ def test_an_older_exports_cutup_beaten_was_beaten_by_a_cutup(played_circle):
 
     event = DealEvent.objects.get(deal__session__circle=restored, type="cutup_beaten")
     assert event.beaten_with == "cutup"
+
+
+def test_an_older_export_without_five_consecutive_pairs_imports_it_off(played_circle):
+    exported = as_json(export_circle(played_circle))
+    assert [s["five_consecutive_pairs"] for s in exported["sessions"]] == [False, True]
+    for session in exported["sessions"]:
+        del session["five_consecutive_pairs"]
+    remove(played_circle)
+
+    restored = import_circle(exported)
+
+    assert [s.five_consecutive_pairs for s in restored.sessions.order_by("started_at")] == [
+        False,
+        False,
+    ]
 
 
 def test_export_keeps_history_and_names_things(played_circle):

@@ -482,6 +482,7 @@ def test_offered_records_are_accepted(data):
     size = data.draw(st.integers(2, 8))
     format, stake_rule = data.draw(st.sampled_from(FORMATS))
     money = stake_rule is not NONE
+    instant_wins = data.draw(st.booleans())
     rule_set = Rules(
         format=format,
         stake_rule=stake_rule,
@@ -490,7 +491,8 @@ def test_offered_records_are_accepted(data):
             guaransheed=money and data.draw(st.booleans()),
             got_to_get_in=money and data.draw(st.booleans()),
             penalties=money and data.draw(st.booleans()),
-            instant_wins=data.draw(st.booleans()),
+            instant_wins=instant_wins,
+            five_consecutive_pairs=instant_wins and data.draw(st.booleans()),
         ),
     )
     deal = facts(EVERYONE[:size], rule_set)

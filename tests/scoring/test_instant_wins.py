@@ -101,3 +101,54 @@ def test_check_start_one_pack_accepts_instant_wins():
 def test_check_rules_seating_a_fifth_player_keeps_instant_wins():
     # A change of seating is not refused over instant wins: they sleep at 5 to 8.
     check_rules(rules(instant_wins=True), 5)
+
+
+# --- Alternate instant win hand: 5 consecutive pairs (seed 000), a session option ----------
+
+FIVE_PAIRS = InstantWinKind.FIVE_CONSECUTIVE_PAIRS
+
+
+def test_five_consecutive_pairs_offered_only_with_its_option():
+    without = allowed(facts(4, rules(instant_wins=True)))
+    with_it = allowed(facts(4, rules(instant_wins=True, five_consecutive_pairs=True)))
+
+    assert FIVE_PAIRS not in without.instant_win_kinds
+    assert with_it.instant_win_kinds == (
+        InstantWinKind.SIX_PAIRS,
+        FIVE_PAIRS,
+        InstantWinKind.THREE_TRIPLES,
+        InstantWinKind.DRAGON,
+        InstantWinKind.FOUR_TWOS,
+    )
+
+
+def test_five_consecutive_pairs_claim_wins_outright_with_its_option():
+    rule_set = rules(instant_wins=True, five_consecutive_pairs=True)
+
+    result = play(facts(4, rule_set, InstantWin(CARA, FIVE_PAIRS)))
+
+    assert (result.status, result.winner, result.points[CARA]) == (DealStatus.FILED, CARA, 3)
+    assert [(line.payer, line.payee, line.amount) for line in result.ledger] == [
+        (ALICE, CARA, 1),
+        (BEN, CARA, 1),
+        (DEV, CARA, 1),
+    ]
+
+
+def test_five_consecutive_pairs_claim_refused_without_its_option():
+    with pytest.raises(ScoringError) as caught:
+        play(facts(4, rules(instant_wins=True), InstantWin(CARA, FIVE_PAIRS)))
+
+    assert caught.value.message == (
+        "5 consecutive pairs is not an instant win at this session: its option is off."
+    )
+
+
+def test_five_consecutive_pairs_option_needs_instant_wins():
+    with pytest.raises(ScoringError) as caught:
+        check_rules(rules(five_consecutive_pairs=True), 4)
+
+    assert caught.value.message == (
+        "5 consecutive pairs is an instant-win hand: switch on instant wins too."
+    )
+    check_rules(rules(instant_wins=True, five_consecutive_pairs=True), 4)

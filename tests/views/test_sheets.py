@@ -111,6 +111,23 @@ def test_the_tap_screen_answers_a_write_with_sheets_from_the_rules_too(member, m
     assert offered(response.context["screen"].sheets)["guaransheed"] == []
 
 
+def test_the_instant_win_sheet_names_five_consecutive_pairs_with_its_option(member, make_session):
+    options = scoring.Options(instant_wins=True, five_consecutive_pairs=True)
+    session, _players = make_session(options=options)
+
+    kinds = tap_screen(member, session).instant_win_kinds
+
+    assert kinds == [
+        ("six_pairs", "Six pairs"),
+        ("five_consecutive_pairs", "5 consecutive pairs (no 2s)"),
+        ("three_triples", "Three triples in a row"),
+        ("dragon", "Dragon (3 to A)"),
+        ("four_twos", "Four 2s"),
+    ]
+    no_option, _players = make_session(options=scoring.Options(instant_wins=True))
+    assert "five_consecutive_pairs" not in dict(tap_screen(member, no_option).instant_win_kinds)
+
+
 def test_the_cutup_sheet_offers_only_cutups_that_stand_and_asks_what_beat_it(
     member, make_session, actor
 ):

@@ -61,6 +61,11 @@ class OptionsIO(serializers.Serializer):
     )
     trading = serializers.BooleanField(default=False)
     penalties = serializers.BooleanField(default=False)
+    five_consecutive_pairs = serializers.BooleanField(
+        default=False,
+        help_text="Seed 000's alternate instant-win hand, 5 consecutive pairs (not including "
+        "2s), as the kind `five_consecutive_pairs`; needs `instant_wins`.",
+    )
 
 
 class SessionInput(serializers.Serializer):

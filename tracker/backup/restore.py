@@ -14,6 +14,7 @@ from django.utils import timezone
 from tracker.backup.common import (
     EVENT_FIELDS,
     SESSION_FIELDS,
+    SESSION_FIELDS_ADDED,
     BackupError,
     check_format,
     parse_when,
@@ -118,7 +119,7 @@ def _import(data: Mapping[str, Any]) -> Circle:
     sessions = Session.objects.bulk_create(
         Session(
             circle=circle,
-            **{field: row[field] for field in SESSION_FIELDS},
+            **{field: row.get(field, SESSION_FIELDS_ADDED.get(field)) for field in SESSION_FIELDS},
             stake=Decimal(row["stake"]),
             created_by_id=user_id(row["created_by"]),
             started_at=parse_when(row["started_at"]),

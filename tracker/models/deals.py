@@ -198,6 +198,10 @@ class DealEvent(DealRecord):
 
     class Kind(models.TextChoices):
         SIX_PAIRS = scoring.InstantWinKind.SIX_PAIRS.value, "Six pairs"
+        FIVE_CONSECUTIVE_PAIRS = (
+            scoring.InstantWinKind.FIVE_CONSECUTIVE_PAIRS.value,
+            "5 consecutive pairs",
+        )
         THREE_TRIPLES = scoring.InstantWinKind.THREE_TRIPLES.value, "Three consecutive triples"
         DRAGON = scoring.InstantWinKind.DRAGON.value, "Dragon"
         FOUR_TWOS = scoring.InstantWinKind.FOUR_TWOS.value, "Four 2s"
@@ -223,7 +227,7 @@ class DealEvent(DealRecord):
     cutups = models.PositiveSmallIntegerField(default=0)
     bombs = models.PositiveSmallIntegerField(default=0)
     blind = models.BooleanField(default=False)
-    kind = models.CharField(max_length=20, choices=Kind.choices, blank=True)
+    kind = models.CharField(max_length=30, choices=Kind.choices, blank=True)
 
     class Meta:
         ordering = ["deal", "seq"]

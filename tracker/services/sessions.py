@@ -18,7 +18,14 @@ from tracker.services.locks import locked_session
 from tracker.services.players import resolve_players, seat
 from tracker.services.results import open_deal
 
-OPTION_FIELDS = ("guaransheed", "got_to_get_in", "instant_wins", "trading", "penalties")
+OPTION_FIELDS = (
+    "guaransheed",
+    "got_to_get_in",
+    "instant_wins",
+    "trading",
+    "penalties",
+    "five_consecutive_pairs",
+)
 ALREADY_ENDED = gettext_noop("This session has already ended.")
 
 
