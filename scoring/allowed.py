@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from scoring.facts import DealFacts, DealStatus, InstantWinKind, PlayerId, Tap
 from scoring.replay import DealState, replay
-from scoring.table import MAX_TWOS_BEATEN, TWOS_PER_COLOUR_PER_DECK, most_cards
+from scoring.table import MAX_TWOS_BEATEN, TWOS_PER_COLOUR_PER_DECK, most_cards, one_pack
 
 Players = tuple[PlayerId, ...]
 
@@ -29,7 +29,9 @@ class Allowed:
     - `not_played`: who may be marked "not yet played" on a tap (Got to Get In, before the
       scoring places are filled).
     - `two_beaten`, `cutup_beaten`: whether those sheets are offered; `twos`: the 2s one
-      play may beat, as (black, red) counts within what the packs still hold.
+      play may beat, as (black, red) counts within what the packs still hold;
+      `cutup_owners`: whose cutup may be recorded as beaten (an earning cutup of theirs
+      stands), with a cutup or a bomb.
     - `guaransheed`, `instant_win`: who may declare one, who may claim one.
     - `instant_win_kinds`: the kinds a claim may name, lowest to highest.
     - `hands`: whose hand the hand sheet may record. On a closed deal a recorded hand is
@@ -38,6 +40,8 @@ class Allowed:
     - `most_cards`: the most cards a hand can hold; `unused_cards`: whether a hand also
       asks unused 2s, cutups and bombs; `cards_pay`: whether the number of cards left pays
       (pay by the card, Pro-Play) and so is asked at all.
+    - `whole_hands`: whose hand must hold every card dealt (`most_cards`): those marked
+      "not yet played" on the tap that ended play.
     - `end`: whether End match is possible.
     """
 
@@ -47,6 +51,7 @@ class Allowed:
     not_played: Players
     two_beaten: bool
     cutup_beaten: bool
+    cutup_owners: Players
     guaransheed: Players
     instant_win: Players
     instant_win_kinds: tuple[InstantWinKind, ...]
@@ -54,6 +59,7 @@ class Allowed:
     hands_due: Players
     most_cards: int
     unused_cards: bool
+    whole_hands: Players
     end: bool
     cards_pay: bool
     twos: tuple[tuple[int, int], ...]
@@ -95,15 +101,16 @@ def _open(deal: DealState) -> Allowed:
         loser=loser,
         not_played=untapped if options.got_to_get_in and not filled else (),
         two_beaten=_twos_left(deal),
-        # Only a cutup that beat a 2 earns, so only one that stands can be beaten for more.
-        cutup_beaten=rules.penalties_on and bool(deal.cutup_earning),
+        cutup_beaten=bool(_cutup_owners(deal)),
+        cutup_owners=_cutup_owners(deal),
         guaransheed=deal.players if declare else (),
         instant_win=deal.players if claim else (),
-        instant_win_kinds=tuple(InstantWinKind) if claim else (),
+        instant_win_kinds=options.instant_win_kinds() if claim else (),
         hands=hands,
         hands_due=tuple(deal.hands_missing()) if play_over else (),
         most_cards=most_cards(rules, deal.size),
         unused_cards=rules.penalties_on,
+        whole_hands=_whole_hands(deal),
         end=True,
         cards_pay=rules.needs_hands,
         twos=_twos(deal),
@@ -130,18 +137,31 @@ def _closed(deal: DealState, status: DealStatus) -> Allowed:
         loser=(),
         not_played=(),
         two_beaten=not instant and _twos_left(deal),
-        cutup_beaten=rules.penalties_on and not instant and bool(deal.cutup_earning),
+        cutup_beaten=not instant and bool(_cutup_owners(deal)),
+        cutup_owners=() if instant else _cutup_owners(deal),
         guaransheed=deal.players if declare else (),
         instant_win=deal.players if claim else (),
-        instant_win_kinds=tuple(InstantWinKind) if claim else (),
+        instant_win_kinds=options.instant_win_kinds() if claim else (),
         hands=hands,
         hands_due=(),
         most_cards=most_cards(rules, deal.size),
         unused_cards=rules.penalties_on,
+        whole_hands=_whole_hands(deal),
         end=False,
         cards_pay=rules.needs_hands,
         twos=_twos(deal) if not instant else (),
     )
+
+
+def _cutup_owners(deal: DealState) -> Players:
+    """Only a cutup that earned can be beaten for more, and it pays only with penalties."""
+    if not deal.rules.penalties_on:
+        return ()
+    return tuple(player for player in deal.players if player in deal.chain.cutups)
+
+
+def _whole_hands(deal: DealState) -> Players:
+    return tuple(player for player in deal.players if player in deal.whole_hands)
 
 
 def _twos_left(deal: DealState) -> bool:
@@ -165,9 +185,7 @@ def _twos(deal: DealState) -> tuple[tuple[int, int], ...]:
 
 
 def _instant_wins_offered(deal: DealState) -> bool:
-    """Whether this deal's table plays instant wins at all (SPEC 4.4).
-
-    The place for any rule that switches them off for a table (such as five to eight
-    players, planned but not decided yet); the session's option is the only rule today.
-    """
-    return deal.rules.options.instant_wins
+    """Whether this deal's table plays instant wins at all (SPEC 4.4): the session's
+    option, and one pack: with five to eight players two packs are dealt, and two packs
+    have no instant wins (seed 000, Double Deck 13), whatever the option says."""
+    return deal.rules.options.instant_wins and one_pack(deal.size)

@@ -36,9 +36,11 @@ class Beater(StrEnum):
 
 
 class InstantWinKind(StrEnum):
-    """Instant-win hands, lowest to highest."""
+    """Instant-win hands, lowest to highest (rarest last). Five consecutive pairs (no 2s)
+    is seed 000's "alternate instant win hand", played only with its session option."""
 
     SIX_PAIRS = "six_pairs"
+    FIVE_CONSECUTIVE_PAIRS = "five_consecutive_pairs"
     THREE_TRIPLES = "three_triples"
     DRAGON = "dragon"
     FOUR_TWOS = "four_twos"
@@ -75,6 +77,17 @@ class Options:
     instant_wins: bool = False
     trading: bool = False
     penalties: bool = False
+    five_consecutive_pairs: bool = False  # the alternate instant-win hand (seed 000)
+
+    def instant_win_kinds(self) -> tuple[InstantWinKind, ...]:
+        """The instant-win hands this session plays, lowest to highest."""
+        if not self.instant_wins:
+            return ()
+        return tuple(
+            kind
+            for kind in InstantWinKind
+            if kind is not InstantWinKind.FIVE_CONSECUTIVE_PAIRS or self.five_consecutive_pairs
+        )
 
 
 @dataclass(frozen=True)
@@ -129,10 +142,12 @@ class TwoBeaten:
 
 @dataclass(frozen=True)
 class CutupBeaten:
-    """`by` beat the cutup `owner` last played: it earns double what that cutup earned."""
+    """`by` beat the cutup `owner` last played, with a higher cutup or a bomb: it earns
+    double what that cutup earned; only a cutup's earning can be doubled again."""
 
     by: PlayerId
     owner: PlayerId
+    beaten_with: Beater = Beater.CUTUP
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from scoring import money
+from scoring.chain import CutupChain
 from scoring.errors import ScoringError
 from scoring.facts import (
-    Beater,
     CutupBeaten,
     DealFacts,
     DealStatus,
@@ -29,13 +29,16 @@ from scoring.facts import (
     Tap,
     TwoBeaten,
 )
+from scoring.hands import check_hand, check_whole_hand
 from scoring.table import (
     MAX_PLAYERS,
     MAX_TWOS_BEATEN,
     MIN_PLAYERS,
+    TWO_PACKS_NO_INSTANT_WINS,
     TWOS_PER_COLOUR_PER_DECK,
     decks_for,
     most_cards,
+    one_pack,
     podium_size,
 )
 from scoring.text import Text, gettext_noop, ordinal
@@ -62,10 +65,12 @@ class DealState:
     order: list[PlayerId] = field(default_factory=list)  # tapped players, in tap order
     loser_tapped: PlayerId | None = None
     hands: dict[PlayerId, Hand] = field(default_factory=dict)
+    # Marked "not yet played" on the tap that ended play: they hold the whole hand dealt.
+    whole_hands: frozenset[PlayerId] = frozenset()
     guaransheed: Guaransheed | None = None
     instant_win: InstantWin | None = None
-    # What each player's last cutup earned, while it stands to be beaten (SPEC 4.1).
-    cutup_earning: dict[PlayerId, Decimal] = field(default_factory=dict)
+    # Each player's last earning play while it stands: a cutup, or a bomb (SPEC 4.1).
+    chain: CutupChain = field(default_factory=CutupChain)
     # 2s accounted for so far, beaten in play or left unused in a hand: black, red.
     twos_seen: tuple[int, int] = (0, 0)
     play_ledger: list[LedgerLine] = field(default_factory=list)
@@ -88,6 +93,11 @@ class DealState:
     @property
     def decks(self) -> int:
         return decks_for(self.size)
+
+    @property
+    def most(self) -> int:
+        """The most cards a hand holds: what each player was dealt."""
+        return most_cards(self.rules, self.size)
 
     @property
     def podium(self) -> int:
@@ -127,6 +137,11 @@ class DealState:
 
     def places_filled(self) -> bool:
         return len(self.order) >= self.podium
+
+    def play_over(self) -> bool:
+        """Play has ended: at the first player out under rules that need hands, else when
+        the deal files (the scored places filled, the loser known where it pays)."""
+        return self.places_filled() and (self.rules.needs_hands or self.filed())
 
     def hands_missing(self) -> list[PlayerId]:
         winner = self.winner()
@@ -252,6 +267,10 @@ class DealState:
             self.loser_tapped = player
         for payer in tap.not_played:
             self.pay(payer, player, self.stake(money.GOT_TO_GET_IN_RATE), Reason.GOT_TO_GET_IN)
+        if self.play_over():  # whoever this tap marks never played: they hold every card
+            self.whole_hands = frozenset(tap.not_played)
+            for other in self.whole_hands & self.hands.keys():
+                check_whole_hand(self.hands[other], most=self.most, name=self.name(other))
 
     def check_loser_tap(self, tap: Tap) -> None:
         if not self.places_filled():
@@ -293,27 +312,14 @@ class DealState:
         black_rate, red_rate = money.TWO_BEATEN_RATE[event.beaten_with]
         earning = self.stake(black_rate * event.black + red_rate * event.red)
         self.pay(event.owner, event.by, earning, Reason.TWO_BEATEN, penalty=True)
-        if event.beaten_with is Beater.CUTUP:
-            self.cutup_earning[event.by] = earning
-        else:
-            # Their last play is a bomb now: beating a bomb earns nothing extra.
-            self.cutup_earning.pop(event.by, None)
+        self.chain.earned(event.by, event.beaten_with, earning)
 
     def apply_cutup_beaten(self, event: CutupBeaten) -> None:
         self.require_open()
         self.require_two_players(event.by, event.owner)
-        beaten = self.cutup_earning.pop(event.owner, None)
-        if beaten is None:
-            raise ScoringError(
-                gettext_noop(
-                    "%(player)s has no cutup that beat a 2 in this deal: "
-                    "there is nothing to double."
-                ),
-                player=self.name(event.owner),
-            )
-        earning = beaten * 2
+        earning = self.chain.beat(event.owner, name=self.name(event.owner))
         self.pay(event.owner, event.by, earning, Reason.CUTUP_BEATEN, penalty=True)
-        self.cutup_earning[event.by] = earning
+        self.chain.earned(event.by, event.beaten_with, earning)
 
     def apply_hand(self, hand: Hand) -> None:
         # Under loser_pays a hand may follow the filing: it adds its penalties (SPEC 4).
@@ -330,20 +336,8 @@ class DealState:
                 gettext_noop("%(player)s went out and holds no cards."),
                 player=self.name(hand.player),
             )
-        most = most_cards(self.rules, self.size)
-        if not 0 <= hand.cards <= most:
-            raise ScoringError(gettext_noop("Cards left must be 0 to %(most)s."), most=most)
-        counts = (hand.black_twos, hand.red_twos, hand.cutups, hand.bombs)
-        if min(counts) < 0:
-            raise ScoringError(gettext_noop("Counts of unused cards cannot be negative."))
-        if (
-            hand.black_twos + hand.red_twos > hand.cards
-            or hand.cutups * 6 > hand.cards
-            or hand.bombs * 4 > hand.cards
-        ):
-            raise ScoringError(
-                gettext_noop("The unused 2s, cutups and bombs do not fit in the cards left.")
-            )
+        whole = hand.player in self.whole_hands
+        check_hand(hand, most=self.most, whole=whole, name=self.name(hand.player))
         self.count_twos(hand.black_twos, hand.red_twos)
         self.hands[hand.player] = hand
 
@@ -362,8 +356,17 @@ class DealState:
 
     def apply_instant_win(self, claim: InstantWin) -> None:
         self.require_open()
+        if not one_pack(self.size):
+            # Whatever the session's options say (seed 000, Double Deck 13).
+            raise ScoringError(TWO_PACKS_NO_INSTANT_WINS)
         if not self.rules.options.instant_wins:
             raise ScoringError(gettext_noop("Instant wins are off for this session."))
+        if claim.kind not in self.rules.options.instant_win_kinds():
+            raise ScoringError(
+                gettext_noop(
+                    "5 consecutive pairs is not an instant win at this session: its option is off."
+                )
+            )
         self.require_player(claim.player)
         if self.record_count:
             raise ScoringError(

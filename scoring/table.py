@@ -37,6 +37,12 @@ def most_cards(rules: Rules, players: int) -> int:
     return min(rules.hand_size, max_hand_size(players))
 
 
+def one_pack(players: int) -> bool:
+    """Whether the table plays with one pack: instant wins are played only then (seed
+    000, Double Deck 13: "There are no instant wins")."""
+    return decks_for(players) == 1
+
+
 def podium_size(rules: Rules, players: int) -> int:
     if rules.format is Format.WINNER_TAKES_ALL:
         return 1
@@ -87,6 +93,10 @@ def check_rules(rules: Rules, players: int) -> None:
                 "an instant-win hand."
             )
         )
+    if options.five_consecutive_pairs and not options.instant_wins:
+        raise ScoringError(
+            gettext_noop("5 consecutive pairs is an instant-win hand: switch on instant wins too.")
+        )
     largest = max_hand_size(players)
     if not 13 <= rules.hand_size <= largest:
         if largest == 13:
@@ -97,4 +107,26 @@ def check_rules(rules: Rules, players: int) -> None:
             gettext_noop("With %(players)s players the hand size is 13 to %(largest)s cards."),
             players=players,
             largest=largest,
+        )
+
+
+TWO_PACKS_NO_INSTANT_WINS = gettext_noop(
+    "With 5 to 8 players two packs are dealt, and two packs have no instant wins."
+)
+
+
+def check_start(rules: Rules, players: int) -> None:
+    """Refuse a rule set a session cannot start with at a table of this size: what
+    `check_rules` refuses, and instant wins when the first table plays with two packs.
+
+    A change of seating is checked by `check_rules` only: a fifth player may join a
+    session with instant wins on, which then sleep while two packs are dealt.
+    """
+    check_rules(rules, players)
+    if rules.options.instant_wins and not one_pack(players):
+        raise ScoringError(
+            gettext_noop(
+                "With 5 to 8 players two packs are dealt, and two packs have no instant "
+                "wins: switch instant wins off, or seat 2 to 4 players."
+            )
         )

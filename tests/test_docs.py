@@ -47,3 +47,79 @@ def test_no_scratch_file_left_in_the_package():
     )
 
     assert scratch == []
+
+
+# House rules of the seeds that would change what is scored or owed (issue 10): each is
+# quoted as the seed says it, and docs/rules.md must say what SquareScores does about it.
+SEEDS = ROOT.parent / "shared" / "seeds"
+SEED_HOUSE_RULES = {
+    "000": [
+        "the last person to be chopped owes",
+        "when not owing anybody",
+        "The loser owes the winner a 2",
+        "5 consecutive pairs (not including 2",
+        'only "Four 2s" is played',
+        "they will have the game restarted",
+        "defeat as many as four 2s",
+        "There are no combinations that can beat a double 2",
+        "can also defeat a double sequence",
+        "There are no instant wins",
+        "No instant wins",
+        "The straight pairs can beat any single card",
+        "Straights ending in 2s can be bombed",
+        "has not yet played a card",
+        "Cutting or bombing another cutup",
+        "must give 2 point to each player",
+    ],
+    "001": [
+        "the leader takes the odd card",
+        "swap cards by agreement",
+        "the holder of the lowest card dealt leads",
+        "four twos dealt to one hand win the deal outright",
+    ],
+}
+# Where docs/rules.md takes each up, in its own words.
+RULES_SAY = {
+    "the last person to be chopped owes": "Who owes cards after a chop",
+    "when not owing anybody": "not owing anybody",
+    "The loser owes the winner a 2": "The loser owes the winner their unused 2s",
+    "5 consecutive pairs (not including 2": "5 consecutive pairs is a session option",
+    'only "Four 2s" is played': "Only four 2s as an instant win",
+    "they will have the game restarted": "Four 2s dealt restart the deal",
+    "defeat as many as four 2s": "Beating four 2s",
+    "There are no combinations that can beat a double 2": "can beat a double 2 or triple 2",
+    "can also defeat a double sequence": "A bomb beating a cutup",
+    "There are no instant wins": "One pack only",
+    "No instant wins": 'Pro-Play\'s "No instant wins"',
+    "The straight pairs can beat any single card": "Straight pairs beating any single card",
+    "Straights ending in 2s can be bombed": "Straights ending in 2s can be bombed",
+    "has not yet played a card": "A player who never played holds the whole hand",
+    "Cutting or bombing another cutup": "Only a cutup's earning can be doubled again",
+    "must give 2 point to each player": "## Guaransheed",
+    "the leader takes the odd card": "the leader taking the odd card",
+    "swap cards by agreement": "Free trading by agreement",
+    "the holder of the lowest card dealt leads": '"3♠ leads"',
+    "four twos dealt to one hand win the deal outright": "## Instant wins",
+}
+
+
+def test_rules_take_up_every_scoring_house_rule_of_the_seeds():
+    rules = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+
+    missing = [quote for quote, said in RULES_SAY.items() if said not in rules]
+
+    assert missing == []
+    assert sorted(RULES_SAY) == sorted(q for quotes in SEED_HOUSE_RULES.values() for q in quotes)
+
+
+def test_seed_house_rules_are_quoted_as_the_seeds_say_them():
+    if not SEEDS.is_dir():  # shared/ lies beside the clone on the project's machines
+        return
+    misquoted = [
+        (seed, quote)
+        for seed, quotes in SEED_HOUSE_RULES.items()
+        for quote in quotes
+        if quote not in next(SEEDS.glob(f"{seed}_*.txt")).read_text(encoding="utf-8")
+    ]
+
+    assert misquoted == []

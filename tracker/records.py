@@ -56,7 +56,11 @@ def to_record(row: Row) -> scoring.Record:
             red=row.red,
         )
     if row.type == DealEvent.Type.CUTUP_BEATEN:
-        return scoring.CutupBeaten(by=cast(int, row.by_id), owner=cast(int, row.owner_id))
+        return scoring.CutupBeaten(
+            by=cast(int, row.by_id),
+            owner=cast(int, row.owner_id),
+            beaten_with=scoring.Beater(row.beaten_with),
+        )
     if row.type == DealEvent.Type.HAND:
         return scoring.Hand(
             player=cast(int, row.player_id),
@@ -85,7 +89,12 @@ def event_fields(record: scoring.Record) -> dict[str, object]:
             "red": record.red,
         }
     if isinstance(record, scoring.CutupBeaten):
-        return {"type": DealEvent.Type.CUTUP_BEATEN, "by_id": record.by, "owner_id": record.owner}
+        return {
+            "type": DealEvent.Type.CUTUP_BEATEN,
+            "by_id": record.by,
+            "owner_id": record.owner,
+            "beaten_with": record.beaten_with.value,
+        }
     if isinstance(record, scoring.Hand):
         return {
             "type": DealEvent.Type.HAND,

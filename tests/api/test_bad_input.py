@@ -108,6 +108,15 @@ SESSION_CASES = {
         "Instant wins and trading cannot be on together: traded cards would make an "
         "instant-win hand.",
     ),
+    "instant wins with two packs": (
+        {"players": ["Alice", "Ben", "Cara", "Dev", "Eve"], "options": {"instant_wins": True}},
+        "With 5 to 8 players two packs are dealt, and two packs have no instant wins: switch "
+        "instant wins off, or seat 2 to 4 players.",
+    ),
+    "5 consecutive pairs without instant wins": (
+        {"options": {"five_consecutive_pairs": True}},
+        "5 consecutive pairs is an instant-win hand: switch on instant wins too.",
+    ),
     "options not an object": (
         {"options": "all"},
         "options: Invalid data. Expected a dictionary, but got str.",

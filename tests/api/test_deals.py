@@ -195,7 +195,7 @@ def test_events_are_listed_in_the_order_recorded(start, api):
             "black": 0,
             "red": 2,
         },
-        {"seq": 3, "type": "cutup_beaten", "by": a, "owner": b},
+        {"seq": 3, "type": "cutup_beaten", "by": a, "owner": b, "with": "cutup"},
         {
             "seq": 5,
             "type": "hand",
@@ -219,6 +219,116 @@ def test_instant_win_files_the_deal(start, api):
     assert body["why"] == "Cara won outright."
     assert table.named(body["points"]) == {"Alice": 0, "Ben": 0, "Cara": 3, "Dev": 0}
     assert [line["reason"] for line in body["ledger"]] == ["instant_win"] * 3
+
+
+def test_instant_win_five_consecutive_pairs_with_its_option(start, api):
+    table = start(options={"instant_wins": True, "five_consecutive_pairs": True})
+    assert table.session["options"]["five_consecutive_pairs"] is True
+    deal = table.deal
+
+    body = table.event(
+        deal, type="instant_win", player=table.p["Ben"], kind="five_consecutive_pairs"
+    )
+
+    assert body["status"] == "filed"
+    assert body["events"][0]["kind"] == "five_consecutive_pairs"
+    assert table.named(body["points"]) == {"Alice": 0, "Ben": 3, "Cara": 0, "Dev": 0}
+
+
+def test_instant_win_five_consecutive_pairs_without_its_option_is_refused(start, api):
+    table = start(options={"instant_wins": True})
+
+    response = api.post(
+        f"/api/deals/{table.deal}/events/",
+        {"type": "instant_win", "player": table.p["Ben"], "kind": "five_consecutive_pairs"},
+    )
+
+    assert response.status_code == 400
+    assert response.json()["detail"] == (
+        "5 consecutive pairs is not an instant win at this session: its option is off."
+    )
+
+
+def test_instant_win_at_a_two_pack_deal_is_refused_with_why(start, api):
+    table = start(options={"instant_wins": True})
+    seated = [*table.p.values(), "Eve"]
+    assert api.put(f"/api/sessions/{table.id}/players/", {"players": seated}).status_code == 200
+
+    response = api.post(
+        f"/api/deals/{table.deal}/events/",
+        {"type": "instant_win", "player": table.p["Cara"], "kind": "four_twos"},
+    )
+
+    assert response.status_code == 400
+    assert response.json() == {
+        "code": "invalid",
+        "detail": "With 5 to 8 players two packs are dealt, and two packs have no instant wins.",
+    }
+    assert DealEvent.objects.count() == 0
+
+
+def test_hand_of_a_player_who_never_played_holds_every_card(start, api):
+    table = start(stake_rule="pro_play", format="winner_takes_all", options={"got_to_get_in": True})
+    deal = table.deal
+    tapped = api.post(
+        f"/api/deals/{deal}/taps/", {"player": table.p["Alice"], "not_played": [table.p["Ben"]]}
+    )
+    assert tapped.status_code == 201
+
+    response = api.post(
+        f"/api/deals/{deal}/events/", {"type": "hand", "player": table.p["Ben"], "cards": 5}
+    )
+
+    assert response.status_code == 400
+    assert response.json()["detail"] == (
+        "Ben had not played a card when play ended, so their hand holds all 13 cards."
+    )
+    table.event(deal, type="hand", player=table.p["Ben"], cards=13)
+    table.event(deal, type="hand", player=table.p["Cara"], cards=2)
+    body = table.event(deal, type="hand", player=table.p["Dev"], cards=1)
+    assert body["status"] == "filed"
+    assert table.ledger(body)[:2] == [
+        ("Ben", "Alice", "2.00", "got_to_get_in"),
+        ("Ben", "Alice", "2.00", "pro_play_win"),
+    ]
+
+
+def test_cutup_beaten_with_a_bomb_is_not_doubled_again(start, api):
+    table = start(format="winner_takes_all", stake_rule="pro_play")
+    a, b, c, d = (table.p[name] for name in ("Alice", "Ben", "Cara", "Dev"))
+    deal = table.deal
+    table.event(deal, type="two_beaten", by=b, owner=a, **{"with": "cutup"}, red=1)
+
+    body = table.event(deal, type="cutup_beaten", by=c, owner=b, **{"with": "bomb"})
+    response = api.post(f"/api/deals/{deal}/events/", {"type": "cutup_beaten", "by": d, "owner": c})
+
+    assert body["events"][-1] == {
+        "id": body["events"][-1]["id"],
+        "seq": 2,
+        "type": "cutup_beaten",
+        "by": c,
+        "owner": b,
+        "with": "bomb",
+    }
+    assert table.ledger(body) == [
+        ("Alice", "Ben", "1.50", "two_beaten"),
+        ("Ben", "Cara", "3.00", "cutup_beaten"),
+    ]
+    assert response.status_code == 400
+    assert response.json()["detail"] == (
+        "Cara's last play that earned was a bomb, and beating a bomb earns nothing more."
+    )
+
+
+def test_cutup_beaten_with_something_else_is_refused(start, api):
+    table = start(format="winner_takes_all", stake_rule="pro_play")
+    b, c = table.p["Ben"], table.p["Cara"]
+    event = {"type": "cutup_beaten", "by": c, "owner": b, "with": "dragon"}
+
+    response = api.post(f"/api/deals/{table.deal}/events/", event)
+
+    assert response.status_code == 400
+    assert response.json()["detail"] == 'with: "dragon" is not a valid choice.'
 
 
 def test_guaransheed_not_approved_is_refused(start, api):

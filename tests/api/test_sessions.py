@@ -45,6 +45,7 @@ def test_session_create_answers_201_with_players_and_current_deal(api, circle):
             "instant_wins": False,
             "trading": False,
             "penalties": False,
+            "five_consecutive_pairs": False,
         },
         "players": [
             {"id": alice.pk, "name": "Alice", "seat": 1},

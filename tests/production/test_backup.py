@@ -134,10 +134,16 @@ def played_circle(circle, actor, cara):
         stake_rule=scoring.StakeRule.PER_CARD,
         stake="2",
         currency="EUR",
+        options=scoring.Options(instant_wins=True, five_consecutive_pairs=True),
         actor=actor,
     )
     p["Eve"] = circle.players.get(name="Eve").pk
     deal = open_deal(sunday)
+    for event in (
+        scoring.TwoBeaten(by=p["Ben"], owner=p["Eve"], beaten_with=scoring.Beater.CUTUP, red=1),
+        scoring.CutupBeaten(by=p["Alice"], owner=p["Ben"], beaten_with=scoring.Beater.BOMB),
+    ):
+        deal_event_record(deal_id=deal.pk, event=event, actor=actor)
     deal_tap(deal_id=deal.pk, player_id=p["Eve"], actor=actor)
     for player, cards in (("Alice", 5), ("Ben", 9)):
         event = scoring.Hand(player=p[player], cards=cards)
@@ -218,6 +224,41 @@ def test_imported_ledgers_equal_a_fresh_recomputation(played_circle):
         assert stored == [
             (line.payer, line.payee, line.amount, line.reason.value) for line in result.ledger
         ]
+
+
+def test_an_older_exports_cutup_beaten_was_beaten_by_a_cutup(played_circle):
+    """Exports from before a cutup beaten named what beat it: it was scored as a cutup."""
+    exported = as_json(export_circle(played_circle))
+    (cutup_beaten,) = [
+        event
+        for session in exported["sessions"]
+        for deal in session["deals"]
+        for event in deal["events"]
+        if event["type"] == "cutup_beaten"
+    ]
+    assert cutup_beaten["beaten_with"] == "bomb"
+    cutup_beaten["beaten_with"] = ""
+    remove(played_circle)
+
+    restored = import_circle(exported)
+
+    event = DealEvent.objects.get(deal__session__circle=restored, type="cutup_beaten")
+    assert event.beaten_with == "cutup"
+
+
+def test_an_older_export_without_five_consecutive_pairs_imports_it_off(played_circle):
+    exported = as_json(export_circle(played_circle))
+    assert [s["five_consecutive_pairs"] for s in exported["sessions"]] == [False, True]
+    for session in exported["sessions"]:
+        del session["five_consecutive_pairs"]
+    remove(played_circle)
+
+    restored = import_circle(exported)
+
+    assert [s.five_consecutive_pairs for s in restored.sessions.order_by("started_at")] == [
+        False,
+        False,
+    ]
 
 
 def test_export_keeps_history_and_names_things(played_circle):

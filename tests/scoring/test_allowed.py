@@ -29,6 +29,7 @@ from scoring import (
     add_record,
     allowed,
     correct,
+    decks_for,
     end_match,
     max_hand_size,
     play,
@@ -426,8 +427,9 @@ FORMATS = [
 
 
 def offers(offered: Allowed, players: tuple[int, ...]) -> list[Record]:
-    """One record for each thing offered that moves the deal on. A hand holds one card: it
-    always fits, and it keeps its player from going out other than as the loser."""
+    """One record for each thing offered that moves the deal on. A hand holds one card (or
+    the whole hand, for a player who had not played when play ended): it always fits, and
+    it keeps its player from going out other than as the loser."""
     records: list[Record] = [Tap(player) for player in offered.tap]
     records += [Tap(player, loser=True) for player in offered.loser]
     records += [
@@ -442,8 +444,26 @@ def offers(offered: Allowed, players: tuple[int, ...]) -> list[Record]:
         for player in offered.instant_win
         for kind in offered.instant_win_kinds
     ]
-    records += [Hand(player, cards=1) for player in (*offered.hands, *offered.hands_due)]
+    records += [
+        Hand(player, cards=offered.most_cards if player in offered.whole_hands else 1)
+        for player in (*offered.hands, *offered.hands_due)
+    ]
+    records += [
+        CutupBeaten(by=by, owner=owner, beaten_with=beater)
+        for owner in offered.cutup_owners
+        for by in players
+        if by != owner
+        for beater in Beater
+    ]
     return records
+
+
+def two_beaten(deal: DealFacts, beater: Beater) -> TwoBeaten:
+    """One 2 beaten, of a colour the packs still hold (the deal's 2s are all beaten ones:
+    the hands offered above hold none)."""
+    seen = sum(r.black for r in deal.records if isinstance(r, TwoBeaten))
+    colour = {"black": 1} if seen < 2 * decks_for(len(deal.players)) else {"red": 1}
+    return TwoBeaten(deal.players[0], deal.players[1], beater, **colour)
 
 
 def correction(deal: DealFacts, record: Record) -> tuple[DealFacts, DealResult]:
@@ -462,6 +482,7 @@ def test_offered_records_are_accepted(data):
     size = data.draw(st.integers(2, 8))
     format, stake_rule = data.draw(st.sampled_from(FORMATS))
     money = stake_rule is not NONE
+    instant_wins = data.draw(st.booleans())
     rule_set = Rules(
         format=format,
         stake_rule=stake_rule,
@@ -470,16 +491,19 @@ def test_offered_records_are_accepted(data):
             guaransheed=money and data.draw(st.booleans()),
             got_to_get_in=money and data.draw(st.booleans()),
             penalties=money and data.draw(st.booleans()),
-            instant_wins=data.draw(st.booleans()),
+            instant_wins=instant_wins,
+            five_consecutive_pairs=instant_wins and data.draw(st.booleans()),
         ),
     )
     deal = facts(EVERYONE[:size], rule_set)
     for _ in range(12):
         offered = allowed(deal)
         choices = offers(offered, deal.players)
-        # 2s beaten are offered while 2s are left in the deck; none are used up here.
-        two = TwoBeaten(deal.players[0], deal.players[1], Beater.BOMB, black=1)
-        for record in [*choices, two] if offered.two_beaten else choices:
+        # 2s beaten are offered while 2s are left in the deck; a cutup beating one may
+        # be played on, so that cutups beaten are offered too.
+        if offered.two_beaten:
+            choices += [two_beaten(deal, Beater.CUTUP), two_beaten(deal, Beater.BOMB)]
+        for record in choices:
             if offered.status is DealStatus.OPEN:
                 add_record(deal, record)
             else:

@@ -71,6 +71,7 @@ def tables(draw: st.DrawFn) -> tuple[tuple[int, ...], Rules]:
         penalties=money and draw(st.booleans()),
         instant_wins=instant_wins,
         trading=not instant_wins and draw(st.booleans()),
+        five_consecutive_pairs=instant_wins and draw(st.booleans()),
     )
     rules = Rules(
         format=format,

@@ -127,6 +127,30 @@ def test_a_cutup_beaten_on_top_of_an_added_chop(member, make_session, actor):
     assert Correction.objects.count() == 2
 
 
+def test_a_cutup_bombed_is_said_so_and_ends_the_chain(member, make_session, actor):
+    session, players = make_session(options=PENALTIES)
+    play_deals(session, players, 1, actor)
+    cut = {"type": "two_beaten", "beaten_with": "cutup", "black": 1, "red": 0}
+    add(member, session, key="a", by=players["Ben"].pk, owner=players["Dev"].pk, **cut)
+    bombed = {"type": "cutup_beaten", "beaten_with": "bomb"}
+    add(member, session, key="b", by=players["Cara"].pk, owner=players["Ben"].pk, **bombed)
+
+    response = add(
+        member,
+        session,
+        key="c",
+        type="cutup_beaten",
+        by=players["Dev"].pk,
+        owner=players["Cara"].pk,
+    )
+
+    assert ("Ben", "Cara", Decimal("2"), "cutup_beaten") in ledger(session)
+    assert "beating a bomb earns nothing more" in response.text
+    page = member.get(deal_url(session))
+    assert "Cara bombed Ben&#x27;s cutup" in page.text
+    assert Correction.objects.count() == 2
+
+
 def test_a_refused_addition_shows_the_reason_and_changes_nothing(member, make_session, actor):
     session, players = make_session(options=PENALTIES)
     play_deals(session, players, 1, actor)

@@ -87,6 +87,29 @@ def test_a_refused_rule_set_is_explained_on_the_form(member, circle):
     assert not Session.objects.exists()
 
 
+def test_instant_wins_with_two_packs_are_explained_on_the_form(member, make_session, circle):
+    _session, players = make_session()
+    seats = {f"seat_{player.pk}": str(seat) for seat, player in enumerate(players.values(), 1)}
+    data = form_data(instant_wins="on", new_1="Eve", **seats)
+
+    response = member.post(new_url(circle), data)
+
+    assert response.status_code == 400
+    assert "two packs have no instant wins" in response.text
+    assert "one pack only (2 to 4 players)" in response.text  # what the option says
+    assert Session.objects.count() == 1
+
+
+def test_five_consecutive_pairs_is_an_option_of_a_new_session(member, circle):
+    page = member.get(new_url(circle))
+    assert 'name="five_consecutive_pairs"' in page.text
+    data = form_data(instant_wins="on", five_consecutive_pairs="on", new_1="A", new_2="B")
+
+    member.post(new_url(circle), data)
+
+    assert Session.objects.get().options.five_consecutive_pairs is True
+
+
 def test_one_player_is_not_a_table(member, circle):
     response = member.post(new_url(circle), form_data(new_1="Alice"))
 

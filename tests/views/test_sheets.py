@@ -22,6 +22,7 @@ def offered(sheets):
     return {
         "two_beaten": sheets.two_beaten,
         "cutup_beaten": sheets.cutup_beaten,
+        "cutup_owners": [names[id] for id, _name in sheets.cutup_owners],
         "guaransheed": [names[id] for id, _name in sheets.guaransheed],
         "instant_win": [names[id] for id, _name in sheets.instant_win],
         "hands": [names[id] for id, _name in sheets.hands],
@@ -35,6 +36,7 @@ def allowed(deal):
     return {
         "two_beaten": rules.two_beaten,
         "cutup_beaten": rules.cutup_beaten,
+        "cutup_owners": [facts.names[p] for p in rules.cutup_owners],
         "guaransheed": [facts.names[p] for p in rules.guaransheed],
         "instant_win": [facts.names[p] for p in rules.instant_win],
         "hands": [facts.names[p] for p in rules.hands],
@@ -107,3 +109,46 @@ def test_the_tap_screen_answers_a_write_with_sheets_from_the_rules_too(member, m
 
     assert offered(response.context["screen"].sheets) == allowed(deal)
     assert offered(response.context["screen"].sheets)["guaransheed"] == []
+
+
+def test_the_instant_win_sheet_names_five_consecutive_pairs_with_its_option(member, make_session):
+    options = scoring.Options(instant_wins=True, five_consecutive_pairs=True)
+    session, _players = make_session(options=options)
+
+    kinds = tap_screen(member, session).instant_win_kinds
+
+    assert kinds == [
+        ("six_pairs", "Six pairs"),
+        ("five_consecutive_pairs", "5 consecutive pairs (no 2s)"),
+        ("three_triples", "Three triples in a row"),
+        ("dragon", "Dragon (3 to A)"),
+        ("four_twos", "Four 2s"),
+    ]
+    no_option, _players = make_session(options=scoring.Options(instant_wins=True))
+    assert "five_consecutive_pairs" not in dict(tap_screen(member, no_option).instant_win_kinds)
+
+
+def test_the_cutup_sheet_offers_only_cutups_that_stand_and_asks_what_beat_it(
+    member, make_session, actor
+):
+    session, players = make_session(options=EVERYTHING)
+    deal = open_deal(session)
+    for by, owner, beater in (("Ben", "Alice", "cutup"), ("Cara", "Dev", "bomb")):
+        two = scoring.TwoBeaten(
+            by=players[by].pk,
+            owner=players[owner].pk,
+            beaten_with=scoring.Beater(beater),
+            black=1,
+        )
+        deal_event_record(deal_id=deal.pk, event=two, actor=actor)
+
+    response = member.get(reverse("member:tap", kwargs={"session_id": session.pk}))
+
+    sheets = offered(response.context["screen"].sheets)
+    assert sheets == allowed(deal)
+    assert sheets["cutup_owners"] == ["Ben"]  # Cara's bomb cannot be doubled
+    form = response.text.split('value="cutup_beaten"')[1].split("</form>")[0]
+    assert form.count('name="owner"') == 1
+    # What beat it moves money, so it is asked, never preselected.
+    assert 'name="beaten_with" value="cutup" required>' in form
+    assert 'name="beaten_with" value="bomb" required>' in form

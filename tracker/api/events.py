@@ -41,6 +41,15 @@ class TwoBeatenEvent(EventBase):
 class CutupBeatenEvent(EventBase):
     by = IdField(source="by_id", help_text="The player whose cutup or bomb beat it.")
     owner = IdField(source="owner_id", help_text="The player whose cutup was beaten.")
+    beaten_with = serializers.ChoiceField(
+        choices=DealEvent.Beater.values,
+        default=DealEvent.Beater.CUTUP.value,
+        help_text="What beat it: a higher cutup (its earning can be doubled again) or a "
+        "bomb (it cannot: beating a bomb earns nothing more). Left out: a cutup.",
+    )
+
+    def get_fields(self) -> dict[str, Any]:
+        return renamed(super().get_fields(), beaten_with="with")
 
 
 class HandEvent(EventBase):

@@ -54,9 +54,18 @@ class PlayerOut(serializers.Serializer):
 class OptionsIO(serializers.Serializer):
     guaransheed = serializers.BooleanField(default=False)
     got_to_get_in = serializers.BooleanField(default=False)
-    instant_wins = serializers.BooleanField(default=False)
+    instant_wins = serializers.BooleanField(
+        default=False,
+        help_text="Played with one pack only (2 to 4 players): refused for a session that "
+        "starts with 5 to 8, and a claim at a deal of 5 to 8 is refused.",
+    )
     trading = serializers.BooleanField(default=False)
     penalties = serializers.BooleanField(default=False)
+    five_consecutive_pairs = serializers.BooleanField(
+        default=False,
+        help_text="Seed 000's alternate instant-win hand, 5 consecutive pairs (not including "
+        "2s), as the kind `five_consecutive_pairs`; needs `instant_wins`.",
+    )
 
 
 class SessionInput(serializers.Serializer):

@@ -23,7 +23,10 @@ SESSION_FIELDS = (
     "instant_wins",
     "trading",
     "penalties",
+    "five_consecutive_pairs",
 )
+# Session fields that exports made before them lack, and what they import as.
+SESSION_FIELDS_ADDED = {"five_consecutive_pairs": False}
 EVENT_FIELDS = (
     "type",
     "beaten_with",

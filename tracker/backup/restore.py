@@ -14,6 +14,7 @@ from django.utils import timezone
 from tracker.backup.common import (
     EVENT_FIELDS,
     SESSION_FIELDS,
+    SESSION_FIELDS_ADDED,
     BackupError,
     check_format,
     parse_when,
@@ -118,7 +119,7 @@ def _import(data: Mapping[str, Any]) -> Circle:
     sessions = Session.objects.bulk_create(
         Session(
             circle=circle,
-            **{field: row[field] for field in SESSION_FIELDS},
+            **{field: row.get(field, SESSION_FIELDS_ADDED.get(field)) for field in SESSION_FIELDS},
             stake=Decimal(row["stake"]),
             created_by_id=user_id(row["created_by"]),
             started_at=parse_when(row["started_at"]),
@@ -274,7 +275,7 @@ def _import(data: Mapping[str, Any]) -> Circle:
     DealEvent.objects.bulk_create(
         DealEvent(
             **record_fields(deal, event),
-            **{field: event[field] for field in EVENT_FIELDS},
+            **event_values(event),
             player_id=player_id(event["player"]),
             by_id=player_id(event["by"]),
             owner_id=player_id(event["owner"]),
@@ -312,3 +313,12 @@ def _import(data: Mapping[str, Any]) -> Circle:
         for payment in row["payments"]
     )
     return circle
+
+
+def event_values(event: Mapping[str, Any]) -> dict[str, Any]:
+    """An exported event's own fields. Exports from before a cutup beaten named what beat
+    it left `beaten_with` empty: it was scored as beaten by a cutup, and is read so."""
+    values = {field: event[field] for field in EVENT_FIELDS}
+    if values["type"] == "cutup_beaten" and not values["beaten_with"]:
+        values["beaten_with"] = "cutup"
+    return values

@@ -198,6 +198,10 @@ class DealEvent(DealRecord):
 
     class Kind(models.TextChoices):
         SIX_PAIRS = scoring.InstantWinKind.SIX_PAIRS.value, "Six pairs"
+        FIVE_CONSECUTIVE_PAIRS = (
+            scoring.InstantWinKind.FIVE_CONSECUTIVE_PAIRS.value,
+            "5 consecutive pairs",
+        )
         THREE_TRIPLES = scoring.InstantWinKind.THREE_TRIPLES.value, "Three consecutive triples"
         DRAGON = scoring.InstantWinKind.DRAGON.value, "Dragon"
         FOUR_TWOS = scoring.InstantWinKind.FOUR_TWOS.value, "Four 2s"
@@ -207,7 +211,7 @@ class DealEvent(DealRecord):
     player = models.ForeignKey(
         Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
-    # two_beaten, cutup_beaten: `by` beat `owner`'s cards
+    # two_beaten, cutup_beaten: `by` beat `owner`'s cards, `beaten_with` a cutup or a bomb
     by = models.ForeignKey(
         Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
@@ -223,7 +227,7 @@ class DealEvent(DealRecord):
     cutups = models.PositiveSmallIntegerField(default=0)
     bombs = models.PositiveSmallIntegerField(default=0)
     blind = models.BooleanField(default=False)
-    kind = models.CharField(max_length=20, choices=Kind.choices, blank=True)
+    kind = models.CharField(max_length=30, choices=Kind.choices, blank=True)
 
     class Meta:
         ordering = ["deal", "seq"]
@@ -265,6 +269,12 @@ class DealEvent(DealRecord):
             models.CheckConstraint(
                 condition=~Q(type="two_beaten") | Q(black__gt=0) | Q(red__gt=0),
                 name="event_two_beaten_counts_something",
+            ),
+            # What beat the 2s or the cutup decides what it earns (SPEC 4.1).
+            models.CheckConstraint(
+                condition=~Q(type__in=["two_beaten", "cutup_beaten"])
+                | Q(beaten_with__in=["cutup", "bomb"]),
+                name="event_beaten_names_what_beat_it",
             ),
         ]
 

@@ -40,6 +40,8 @@ class Session(models.Model):
     instant_wins = models.BooleanField(default=False)
     trading = models.BooleanField(default=False)
     penalties = models.BooleanField(default=False)
+    # Seed 000's alternate instant-win hand: 5 consecutive pairs, not including 2s.
+    five_consecutive_pairs = models.BooleanField(default=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
@@ -83,6 +85,7 @@ class Session(models.Model):
             instant_wins=self.instant_wins,
             trading=self.trading,
             penalties=self.penalties,
+            five_consecutive_pairs=self.five_consecutive_pairs,
         )
 
     @property

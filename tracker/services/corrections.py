@@ -19,7 +19,7 @@ from tracker.errors import NotFound, refused_by_rules
 from tracker.models import Correction, Deal, DealEvent
 from tracker.records import DealState, deal_facts, live_records, read_deal_state, snapshot
 from tracker.services.locks import lock_session_of_deal, locked_deal
-from tracker.services.results import save_records, store_result
+from tracker.services.results import next_opening, reopen, save_records, store_result
 
 NO_EVENT = gettext_noop("There is no event %(id)s on this deal.")
 
@@ -90,16 +90,10 @@ def deal_correct(
 
 
 def _refresh_next_opening(deal: Deal, facts: scoring.DealFacts, result: scoring.DealResult) -> None:
-    """A correction changes who deals and leads next, while that deal is untouched."""
+    """A correction changes who deals and leads next and what trading owes, while that
+    deal is untouched."""
     following = Deal.objects.filter(session_id=deal.session_id, number=deal.number + 1).first()
     if following is None or not following.is_open or live_records(following):
         return
     players = list(following.deal_players.order_by("seat").values_list("player_id", flat=True))
-    opening = scoring.opening(
-        rules=deal.session.rules,
-        players=players,
-        previous_players=list(facts.players),  # the corrected deal's, in seat order
-        previous=result,
-    )
-    following.dealer_id, following.leader_id = opening.dealer, opening.leader
-    following.save(update_fields=["dealer", "leader"])
+    reopen(following, next_opening(deal.session, players, (facts, result)))

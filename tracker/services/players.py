@@ -14,6 +14,7 @@ from tracker.models import Circle, Deal, DealPlayer, Player, Seat, Session, Stan
 from tracker.records import live_records
 from tracker.services.circles import clean_name
 from tracker.services.locks import locked_session, open_deal_of
+from tracker.services.results import deal_before, next_opening, reopen
 
 ALREADY_A_PLAYER = gettext_noop("%(name)s is already a player in %(circle)s.")
 NOT_IN_CIRCLE = gettext_noop("There is no player %(id)s in %(circle)s.")
@@ -128,8 +129,8 @@ def reseated(order: Sequence[int], change: str, target: int | str) -> list[int |
 
 def _seat_table(session: Session, deal: Deal, players: Sequence[int | str], actor: Actor) -> None:
     """Seat `players` at the session and its open deal `deal`, while nothing is recorded on
-    it; its leader becomes "lowest card leads" if the table changed. The caller holds the
-    session's lock."""
+    it; its opening (dealer, leader, trading reminders) is worked out again for the table
+    as it now sits. The caller holds the session's lock."""
     if deal.last_seq and live_records(deal):
         raise Conflict(BETWEEN_DEALS, code="deal_started")
     seated = resolve_players(session.circle, players)
@@ -146,8 +147,6 @@ def _seat_table(session: Session, deal: Deal, players: Sequence[int | str], acto
         for position, player in enumerate(seated, start=1)
     )
     if [player.pk for player in seated] != previous:
-        if set(previous) != {player.pk for player in seated}:
-            deal.leader = None
-        if deal.dealer_id not in {player.pk for player in seated}:
-            deal.dealer = None
-        deal.save(update_fields=["leader", "dealer"])
+        # Who deals and leads, and who owes whom cards, follow the table as it now sits.
+        seated_ids = [player.pk for player in seated]
+        reopen(deal, next_opening(session, seated_ids, deal_before(deal)))

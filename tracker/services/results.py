@@ -12,7 +12,7 @@ import scoring
 import scoring.standing
 from tracker.access import Actor
 from tracker.models import Deal, DealEvent, DealPlayer, LedgerLine, Player, Session, Tap
-from tracker.records import Row, event_fields
+from tracker.records import Row, deal_facts, event_fields
 from tracker.services.tallies import add_to_tallies
 
 
@@ -25,21 +25,67 @@ def open_deal(
         number=number,
         dealer_id=opening.dealer,
         leader_id=opening.leader,
-        trading=[
-            {
-                "giver": reminder.giver,
-                "receiver": reminder.receiver,
-                "cards": reminder.cards,
-                "returns": reminder.returns,
-            }
-            for reminder in opening.trading
-        ],
+        trading=_reminders(opening),
     )
     DealPlayer.objects.bulk_create(
         DealPlayer(deal=deal, player=player, seat=position)
         for position, player in enumerate(players, start=1)
     )
     return deal
+
+
+Previous = tuple[scoring.DealFacts, scoring.DealResult]
+
+
+def next_opening(
+    session: Session, players: Sequence[int], previous: Previous | None
+) -> scoring.Opening:
+    """The one way a deal's opening is worked out — dealer, leader, trading reminders — for
+    the players now seated (ids, seat order) after the deal before it (its facts and
+    result; None for a first deal). Filing, seating and corrections all ask it, so an
+    open deal's opening is always what `scoring.opening` gives for the table as it stands.
+    """
+    if previous is None:
+        return scoring.Opening(dealer=None, leader=None)
+    facts, result = previous
+    return scoring.opening(
+        rules=session.rules,
+        players=list(players),
+        previous_players=list(facts.players),  # the deal before's, in seat order
+        previous=result,
+    )
+
+
+def deal_before(deal: Deal) -> Previous | None:
+    """The facts and result of the deal before `deal`, replayed; None for a first deal."""
+    previous = (
+        Deal.objects.select_related("session")
+        .filter(session_id=deal.session_id, number=deal.number - 1)
+        .first()
+    )
+    if previous is None:
+        return None
+    facts = deal_facts(previous)
+    return facts, scoring.play(facts)
+
+
+def reopen(deal: Deal, opening: scoring.Opening) -> None:
+    """Store a new opening on the open deal `deal` (nothing recorded on it yet)."""
+    deal.dealer_id, deal.leader_id = opening.dealer, opening.leader
+    deal.trading = _reminders(opening)
+    deal.save(update_fields=["dealer", "leader", "trading"])
+
+
+def _reminders(opening: scoring.Opening) -> list[dict[str, int]]:
+    return [
+        {
+            "giver": reminder.giver,
+            "receiver": reminder.receiver,
+            "cards": reminder.cards,
+            "returns": reminder.returns,
+        }
+        for reminder in opening.trading
+    ]
 
 
 def save_records(
@@ -138,10 +184,5 @@ def store_result(
 def _open_next_deal(deal: Deal, facts: scoring.DealFacts, result: scoring.DealResult) -> Deal:
     session = deal.session
     seated = [seat.player for seat in session.seats.select_related("player").order_by("position")]
-    opening = scoring.opening(
-        rules=session.rules,
-        players=[player.pk for player in seated],
-        previous_players=list(facts.players),  # the filed deal's, in seat order
-        previous=result,
-    )
+    opening = next_opening(session, [player.pk for player in seated], (facts, result))
     return open_deal(session=session, number=deal.number + 1, players=seated, opening=opening)

@@ -18,7 +18,14 @@ from tracker.services.locks import locked_session
 from tracker.services.players import resolve_players, seat
 from tracker.services.results import open_deal
 
-OPTION_FIELDS = ("guaransheed", "got_to_get_in", "instant_wins", "trading", "penalties")
+OPTION_FIELDS = (
+    "guaransheed",
+    "got_to_get_in",
+    "instant_wins",
+    "trading",
+    "penalties",
+    "five_consecutive_pairs",
+)
 ALREADY_ENDED = gettext_noop("This session has already ended.")
 
 
@@ -74,7 +81,7 @@ def session_create(
     currency = clean_currency(currency)
     seated = resolve_players(circle, players)
     try:
-        scoring.check_rules(rules, len(seated))
+        scoring.check_start(rules, len(seated))
     except scoring.ScoringError as error:
         raise refused_by_rules(error) from None
     session = Session.objects.create(

@@ -37,6 +37,7 @@ BEATER_CHOICES = [
 ]
 INSTANT_WIN_CHOICES = [
     (scoring.InstantWinKind.SIX_PAIRS.value, _("Six pairs")),
+    (scoring.InstantWinKind.FIVE_CONSECUTIVE_PAIRS.value, _("5 consecutive pairs (no 2s)")),
     (scoring.InstantWinKind.THREE_TRIPLES.value, _("Three triples in a row")),
     (scoring.InstantWinKind.DRAGON.value, _("Dragon (3 to A)")),
     (scoring.InstantWinKind.FOUR_TWOS.value, _("Four 2s")),
@@ -46,8 +47,17 @@ OPTION_FIELDS = [
     ("penalties", _("2s and bombs pay"), _("Chopped 2s, beaten cutups, unused 2s and bombs")),
     ("guaransheed", _("Guaransheed"), _("A player bets before the deal that they finish first")),
     ("got_to_get_in", _("Got to Get In"), _("Whoever has not played a card pays the player out")),
-    ("instant_wins", _("Instant wins"), _("Six pairs, three triples, dragon, four 2s")),
+    (
+        "instant_wins",
+        _("Instant wins"),
+        _("Six pairs, three triples, dragon, four 2s; one pack only (2 to 4 players)"),
+    ),
     ("trading", _("Trading reminders"), _("The loser gives the winner their best cards")),
+    (
+        "five_consecutive_pairs",
+        _("5 consecutive pairs"),
+        _("Alternate instant win hand: five pairs in a row, not including 2s"),
+    ),
 ]
 
 
@@ -121,6 +131,7 @@ class NewSessionForm(KeyedForm):
     got_to_get_in = forms.BooleanField(required=False)
     instant_wins = forms.BooleanField(required=False)
     trading = forms.BooleanField(required=False)
+    five_consecutive_pairs = forms.BooleanField(required=False)
 
     def __init__(
         self, *args: Any, players: Sequence[Player], new_slots: int, **kwargs: Any

@@ -104,6 +104,11 @@ class TwoBeatenForm(EventForm):
 class CutupBeatenForm(EventForm):
     by = IdField(error_messages={"required": _("Pick who beat the cutup.")})
     owner = IdField(error_messages={"required": _("Pick whose cutup it was.")})
+    # Left out, a cutup: as the API reads a `cutup_beaten` without `with` (SPEC 9).
+    beaten_with = forms.ChoiceField(choices=BEATER_CHOICES, required=False)
+
+    def clean_beaten_with(self) -> str:
+        return self.cleaned_data.get("beaten_with") or scoring.Beater.CUTUP.value
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}

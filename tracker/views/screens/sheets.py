@@ -26,6 +26,7 @@ class Sheets:
     players: list[Choice]  # everyone at the deal, in seat order
     two_beaten: bool
     cutup_beaten: bool
+    cutup_owners: list[Choice]  # whose standing cutup may be beaten
     guaransheed: list[Choice]
     instant_win: list[Choice]
     hands: list[Choice]
@@ -69,6 +70,7 @@ def sheets(
         players=choices(tuple(names)),
         two_beaten=allowed.two_beaten,
         cutup_beaten=allowed.cutup_beaten,
+        cutup_owners=choices(allowed.cutup_owners),
         guaransheed=choices(allowed.guaransheed),
         instant_win=choices(allowed.instant_win),
         hands=choices(allowed.hands),

@@ -116,6 +116,8 @@ def describe_event(event: DealEvent, names: dict[int, str], *, cards_pay: bool =
             % values
         )
     if event.type == DealEvent.Type.CUTUP_BEATEN:
+        if event.beaten_with == DealEvent.Beater.BOMB:
+            return _("%(by)s bombed %(owner)s's cutup") % {"by": by, "owner": owner}
         return _("%(by)s beat %(owner)s's cutup") % {"by": by, "owner": owner}
     if event.type == DealEvent.Type.HAND:
         extras = [
