@@ -97,7 +97,7 @@ def counted_write(scope: str, *, period: int, now: float | None = None) -> tuple
     now = time.time() if now is None else now
     period_start = int(now // period)
     table = connection.ops.quote_name(WriteCount._meta.db_table)
-    with transaction.atomic(), connection.cursor() as cursor:
+    with connection.cursor() as cursor:
         cursor.execute(_COUNT.format(table=table), [scope, period_start])
         (count,) = cursor.fetchone()
     return count, max(1, math.ceil((period_start + 1) * period - now))

@@ -16,11 +16,20 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Any, cast
 
-from django.db.models import QuerySet, Sum
+from django.db.models import Exists, OuterRef, QuerySet, Sum, prefetch_related_objects
 
 import scoring
 from scoring.settlement import settle
-from tracker.models import Deal, DealEvent, DealPlayer, LedgerLine, Payment, Session, Tap
+from tracker.models import (
+    Deal,
+    DealEvent,
+    DealPlayer,
+    LedgerLine,
+    Payment,
+    Player,
+    Session,
+    Tap,
+)
 
 LEDGER_PLACES = Decimal("0.001")
 
@@ -31,10 +40,41 @@ Row = Tap | DealEvent
 
 
 def live_records(deal: Deal) -> list[Row]:
-    """The deal's taps and events that stand, in the order they were recorded."""
-    taps = list(deal.taps.filter(undone_at__isnull=True).prefetch_related("not_played"))
+    """The deal's taps and events that stand, in the order they were recorded: two
+    queries, and a third only when a tap marks players "not yet played"."""
+    taps = list(
+        deal.taps.filter(undone_at__isnull=True).annotate(
+            marks=Exists(Tap.not_played.through.objects.filter(tap_id=OuterRef("pk")))
+        )
+    )
+    unmarked(tap for tap in taps if not tap.marks)
+    prefetch_related_objects([tap for tap in taps if tap.marks], "not_played")
     events = list(deal.dealevents.filter(undone_at__isnull=True))
     return sorted([*taps, *events], key=lambda row: row.seq)
+
+
+def unmarked(taps: Iterable[Tap]) -> None:
+    """Taps known to mark nobody "not yet played": `tap.not_played.all()` answers empty
+    without asking the database (as if prefetched)."""
+    for tap in taps:
+        # Django's own prefetch cache; mypy's stubs do not declare it.
+        tap._prefetched_objects_cache = {"not_played": Player.objects.none()}  # type: ignore[attr-defined]
+
+
+def deal_and_players(deal_id: int) -> tuple[Deal, list[DealPlayer]]:
+    """The deal with its session, and its players in seat order with their names: one
+    query. NotFound-free: an unknown deal gives `LookupError`."""
+    seated = list(
+        DealPlayer.objects.filter(deal_id=deal_id)
+        .select_related("deal__session", "player")
+        .order_by("seat")
+    )
+    if not seated:
+        raise LookupError(deal_id)
+    deal = seated[0].deal
+    for deal_player in seated:
+        deal_player.deal = deal
+    return deal, seated
 
 
 def to_record(row: Row) -> scoring.Record:

@@ -1,8 +1,9 @@
 """Recording on a deal: taps, events, undo, End match, taking an event back.
 
 Each function is one transaction and returns the deal as it now stands (`DealState`).
-A tap and an event lock the deal row only; undo, End match and removals first lock the
-session row (see `tracker.services.locks`).
+Each first locks the session row (a tap and an event by moving its version on), which is
+what serializes writes to its deals; undo, End match and removals then lock the deal row
+too (see `tracker.services.locks`).
 """
 
 from __future__ import annotations
@@ -10,24 +11,28 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from django.db import IntegrityError, transaction
-from django.db.models import prefetch_related_objects
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 import scoring
 from tracker.access import Actor
 from tracker.errors import Conflict, Invalid, NotFound, refused_by_rules
-from tracker.models import Deal, DealEvent, Tap
+from tracker.models import Deal, DealEvent, DealPlayer, Tap
 from tracker.records import (
     DealState,
+    deal_and_players,
     deal_facts,
     deal_state,
     live_records,
     read_deal_state,
-    seated_players,
 )
 from tracker.services.corrections import deal_correct
-from tracker.services.locks import lock_session_of_deal, locked_deal, session_of_deal_changed
+from tracker.services.locks import (
+    NO_DEAL,
+    lock_session_of_deal,
+    locked_deal,
+    session_of_deal_changed,
+)
 from tracker.services.results import save_records, store_result
 
 ENDED = gettext_noop("This deal was ended with End match.")
@@ -36,30 +41,38 @@ RACE = gettext_noop("Someone else just recorded on this deal; look again and ret
 NOTHING_TO_UNDO = gettext_noop("Nothing to undo on this deal.")
 
 
-def _record(*, deal_id: int, record: scoring.Record, actor: Actor) -> DealState:
-    """Record one tap or event on an open deal; the caller's transaction holds the locks
-    this takes on the session row (its version moved on) and the deal row."""
+def _locked_for_recording(deal_id: int) -> tuple[Deal, list[DealPlayer]]:
+    """Move the deal's session's version on (which locks the session row, as every write
+    to its deals does first), then read the deal, its session and its players as they now
+    stand: two queries."""
     session_of_deal_changed(deal_id)
-    deal = locked_deal(deal_id)
+    try:
+        return deal_and_players(deal_id)
+    except LookupError:
+        raise NotFound(NO_DEAL, id=deal_id) from None
+
+
+def _record(
+    deal: Deal, deal_players: list[DealPlayer], record: scoring.Record, actor: Actor
+) -> DealState:
+    """Record one tap or event on an open deal; the caller holds the session's lock."""
     if deal.status == Deal.Status.ENDED:
         raise Conflict(ENDED, code="deal_ended")
     if deal.status == Deal.Status.FILED:
         raise Conflict(FILED, code="deal_filed")
-    deal_players = seated_players(deal)
     rows = live_records(deal)
     try:
         facts, result = scoring.add_record(deal_facts(deal, rows, deal_players), record)
     except scoring.ScoringError as error:
         raise refused_by_rules(error) from None
     try:
-        with transaction.atomic():
-            saved = save_records(deal, [record], result, actor)
-            following = store_result(deal, facts, result, before=None)  # counts nowhere yet
+        saved = save_records(deal, [record], result, actor)
+        following = store_result(deal, facts, result, before=None)  # counts nowhere yet
     except IntegrityError:
-        # The constraints are the last line; the row lock makes this unreachable in
-        # practice, but a race must never become a 500 or a double filing.
+        # The constraints are the last line; the session's lock makes this unreachable in
+        # practice, but a race must never become a 500 or a double filing. No savepoint of
+        # its own: the refusal rolls this whole function's transaction back.
         raise Conflict(RACE) from None
-    prefetch_related_objects([row for row in saved if isinstance(row, Tap)], "not_played")
     for deal_player in deal_players:  # as store_result just wrote them
         deal_player.place = result.places.get(deal_player.player_id)
         deal_player.points = result.points.get(deal_player.player_id, 0)
@@ -85,7 +98,8 @@ def deal_tap(
     """A player went out (or, with `loser`, is the one left holding cards)."""
     # Sorted as a stored tap replays them, so the answer and every later read agree.
     record = scoring.Tap(player=player_id, not_played=tuple(sorted(not_played)), loser=loser)
-    return _record(deal_id=deal_id, record=record, actor=actor)
+    deal, deal_players = _locked_for_recording(deal_id)
+    return _record(deal, deal_players, record, actor)
 
 
 @transaction.atomic
@@ -96,12 +110,12 @@ def deal_event_record(*, deal_id: int, event: scoring.Record, actor: Actor) -> D
     """
     if isinstance(event, scoring.Tap):
         raise Invalid(gettext_noop("Taps are recorded with deal_tap."))
-    deal = Deal.objects.filter(pk=deal_id).only("status").first()
-    if deal is not None and deal.status == Deal.Status.FILED and isinstance(event, scoring.Hand):
+    deal, deal_players = _locked_for_recording(deal_id)
+    if deal.status == Deal.Status.FILED and isinstance(event, scoring.Hand):
         return deal_correct(
             deal_id=deal_id, add_events=[event], reason="Hand recorded after filing", actor=actor
         )
-    return _record(deal_id=deal_id, record=event, actor=actor)
+    return _record(deal, deal_players, event, actor)
 
 
 REOPEN_FIRST = gettext_noop(

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from django.db.models import Case, IntegerField, Value, When
+from django.db.models import Case, IntegerField, Value, When, prefetch_related_objects
 from django.utils import timezone
 
 import scoring
 import scoring.standing
 from tracker.access import Actor
 from tracker.models import Deal, DealEvent, DealPlayer, LedgerLine, Player, Session, Tap
-from tracker.records import Row, deal_facts, event_fields
+from tracker.records import Row, deal_facts, event_fields, unmarked
 from tracker.services.tallies import add_to_tallies
 
 
@@ -106,7 +106,13 @@ def save_records(
                 **actor.fields("recorded"),
             )
             if record.not_played:
-                tap.not_played.set(record.not_played)
+                Tap.not_played.through.objects.bulk_create(
+                    Tap.not_played.through(tap_id=tap.pk, player_id=player)
+                    for player in record.not_played
+                )
+                prefetch_related_objects([tap], "not_played")
+            else:
+                unmarked([tap])
             saved.append(tap)
         else:
             saved.append(

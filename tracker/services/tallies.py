@@ -3,30 +3,64 @@ read one row a player however long the session (`scoring.standing`)."""
 
 from __future__ import annotations
 
-from django.db import transaction
-from django.db.models import F, Prefetch
+from django.db import connection, transaction
+from django.db.models import Prefetch
 
 import scoring
 import scoring.standing
 from tracker.models import DealEvent, DealPlayer, Session, StandingTally, Tap, counted
 from tracker.records import Row, deal_facts
 
+_ADD = """
+UPDATE {table} SET {sets}
+FROM (VALUES {rows}) AS change
+WHERE {table}.session_id = %s AND {table}.player_id = change.column1
+"""
+
 
 def add_to_tallies(session_id: int, change: dict[int, scoring.standing.Tally]) -> None:
     """Add each player's change to their running totals.
 
-    One UPDATE per player adds to the stored numbers in the database (`F(...) + n`), so
-    concurrent filings and corrections in a session add up without reading or locking the
-    rows first. (`bulk_update` would be one query, but its CASE per field cost more
-    Python than the whole rest of a filing.)
+    One statement adds every player's numbers to the stored ones in the database
+    (`UPDATE ... FROM (VALUES ...)`, the same SQL on PostgreSQL and SQLite), so concurrent
+    filings and corrections in a session add up without reading or locking the rows
+    first. (The ORM would take an UPDATE per player, or `bulk_update`, whose CASE per
+    field costs more Python than the rest of a filing.) A player with no row yet (their
+    first deal counted here) gets one.
     """
-    for player in sorted(change):  # one order for every writer: no deadlock between two
-        deltas = {name: getattr(change[player], name) for name in StandingTally.TOTALS}
-        added = StandingTally.objects.filter(session_id=session_id, player_id=player).update(
-            **{name: F(name) + value for name, value in deltas.items() if value}
+    if not change:
+        return
+    table = connection.ops.quote_name(StandingTally._meta.db_table)
+    names = StandingTally.TOTALS
+    sets = ", ".join(
+        f"{name} = {table}.{name} + change.column{index}" for index, name in enumerate(names, 2)
+    )
+    players = sorted(change)  # one order for every writer: no deadlock between two
+    rows = ", ".join(["(" + ", ".join(["%s"] * (len(names) + 1)) + ")"] * len(players))
+    values = [
+        value
+        for player in players
+        for value in (player, *(getattr(change[player], name) for name in names))
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(_ADD.format(table=table, sets=sets, rows=rows), [*values, session_id])
+        added = cursor.rowcount
+    if added == len(players):
+        return
+    have = set(
+        StandingTally.objects.filter(session_id=session_id, player_id__in=players).values_list(
+            "player_id", flat=True
         )
-        if not added:  # the player's first deal counted in this session
-            StandingTally.objects.create(session_id=session_id, player_id=player, **deltas)
+    )
+    StandingTally.objects.bulk_create(
+        StandingTally(
+            session_id=session_id,
+            player_id=player,
+            **{name: getattr(change[player], name) for name in names},
+        )
+        for player in players
+        if player not in have
+    )
 
 
 @transaction.atomic
