@@ -42,19 +42,131 @@ document.addEventListener("click", function (event) {
   }
 });
 
-// The tap screen follows the other phones (`data-follow` polls the session's version). A
-// poll waits while a sheet is open (its choices would be swapped away), while one of this
-// phone's own writes is on its way, and while the page is hidden.
-document.addEventListener("htmx:beforeRequest", function (event) {
-  var element = event.detail && event.detail.elt;
-  if (!element || !element.hasAttribute || !element.hasAttribute("data-follow")) {
-    return;
+// Live pages (standings, the tap screen) follow their session. The element marked
+// `data-live` names the session's stream of versions (server-sent events) and the version
+// it shows; when a newer one is announced, it is sent the htmx event "live", which
+// fetches it again. The fetch waits while a sheet is open (its choices would be swapped
+// away) or one of this phone's own writes is on its way, and goes as soon as they are
+// done. A hidden page closes its stream and opens it again when shown: the stream's first
+// event is the version now, so nothing is missed. Where no stream can be had (no
+// EventSource, a proxy that holds events back), the page asks every 1.5 s instead; an
+// unchanged session answers that with an empty 204.
+(function () {
+  "use strict";
+
+  var POLL_MS = 1500;
+  var FIRST_EVENT_MS = 5000;
+  var source = null;
+  var poller = null;
+  var pending = false;
+
+  function follower() {
+    return document.querySelector("[data-live]");
   }
-  var busy =
-    document.visibilityState === "hidden" ||
-    document.querySelector("details[open] > .sheet") !== null ||
-    document.querySelector(".htmx-request:not([data-follow])") !== null;
-  if (busy) {
-    event.preventDefault();
+
+  function busy() {
+    return (
+      document.querySelector("details[open] > .sheet") !== null ||
+      document.querySelector(".htmx-request:not([data-live])") !== null
+    );
   }
-});
+
+  function refresh() {
+    var element = follower();
+    if (!element || !window.htmx) {
+      return;
+    }
+    if (busy()) {
+      pending = true;
+      return;
+    }
+    pending = false;
+    window.htmx.trigger(element, "live");
+  }
+
+  function announced(version) {
+    var element = follower();
+    if (element && Number(version) > Number(element.getAttribute("data-version"))) {
+      refresh();
+    }
+  }
+
+  function stop() {
+    if (source) {
+      source.close();
+      source = null;
+    }
+    if (poller) {
+      window.clearInterval(poller);
+      poller = null;
+    }
+  }
+
+  function poll() {
+    stop();
+    poller = window.setInterval(refresh, POLL_MS);
+  }
+
+  function start() {
+    var element = follower();
+    if (!element || source || poller || document.visibilityState === "hidden") {
+      return;
+    }
+    if (!window.EventSource) {
+      poll();
+      return;
+    }
+    var heard = false;
+    var stream = new window.EventSource(element.getAttribute("data-live"));
+    source = stream;
+    stream.onmessage = function (event) {
+      heard = true;
+      announced(event.data);
+    };
+    stream.onerror = function () {
+      // EventSource reconnects by itself; a stream refused outright stays closed.
+      if (source === stream && stream.readyState === window.EventSource.CLOSED) {
+        poll();
+      }
+    };
+    window.setTimeout(function () {
+      if (source === stream && !heard) {
+        poll();
+      }
+    }, FIRST_EVENT_MS);
+  }
+
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "hidden") {
+      stop();
+    } else {
+      start();
+    }
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!follower()) {
+      stop();
+      return;
+    }
+    start();
+    if (pending) {
+      refresh();
+    }
+  });
+  document.addEventListener("htmx:afterRequest", function () {
+    if (pending) {
+      window.setTimeout(refresh, 0); // once this request no longer counts as on its way
+    }
+  });
+  // A sheet closed: what waited for it goes now. (`toggle` does not bubble.)
+  document.addEventListener(
+    "toggle",
+    function () {
+      if (pending) {
+        refresh();
+      }
+    },
+    true
+  );
+  start();
+})();

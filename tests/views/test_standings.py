@@ -30,7 +30,7 @@ def test_standings_rank_by_points_wins_net_then_name(member, table, actor):
     for heading in ("Pts", "Net", "Deals", "Podium", "Lost", "Avg", "2s ±", "G ±"):
         assert heading in response.text
     assert "after 3 deals" in response.text
-    assert 'hx-trigger="every 1500ms"' in response.text
+    assert 'hx-trigger="live"' in response.text
     assert "<polyline" in response.text
 
 

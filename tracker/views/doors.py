@@ -79,9 +79,11 @@ class _Urls:
         return self._page.url(name)
 
 
-def _reach(
+def reach(
     request: HttpRequest, *, session_id: int | None, token: str | None, need: Role
 ) -> SessionPage:
+    """The session page `request` reached, by a link (`token`) or as a signed-in member
+    (`session_id`), with at least the role `need`; a refusal otherwise."""
     if token is not None:
         link = link_by_token(token)
         actor = Actor(link=link)
@@ -118,7 +120,7 @@ def session_page(
             if token is None and not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path())
             try:
-                page = _reach(request, session_id=session_id, token=token, need=need)
+                page = reach(request, session_id=session_id, token=token, need=need)
                 return _said_when_to_retry(request, view(request, page, **kwargs))
             except Refusal as refusal:
                 return refused(request, refusal)

@@ -1,4 +1,5 @@
-"""The standings page (SPEC 6), live: open pages poll its fragment every 1.5 s."""
+"""The standings page (SPEC 6), live: an open page fetches its table again when the
+session's version moves on (`tracker.views.live`)."""
 
 from __future__ import annotations
 
@@ -43,9 +44,13 @@ def _signature(row: selectors.StandingRow) -> str:
 
 @session_page()
 def standings(request: HttpRequest, page: SessionPage) -> HttpResponse:
-    """The request says which rows it shows (`seen`), so an unchanged table answers 204
-    (nothing to swap) and a changed row comes back marked to flash once."""
+    """A page that follows the session says the version it shows (`version`): while the
+    session has not moved on, the answer is 204 and nothing is read. It also says which
+    rows it shows (`seen`), so an unchanged table still answers 204 and a changed row
+    comes back marked to flash once."""
     session = page.session
+    if request.htmx and request.GET.get("version") == str(session.version):
+        return HttpResponse(status=204)
     rows = selectors.session_standings(session)
     by_deal = selectors.session_points_by_deal(session)
     totals: dict[int, list[int]] = {row.player: [0] for row in rows}
@@ -74,6 +79,7 @@ def standings(request: HttpRequest, page: SessionPage) -> HttpResponse:
     context = page.context(
         lines=lines,
         seen=current,
+        version=session.version,
         deal_count=len(by_deal),
         rule_name=RULE_NAMES.get(session.stake_rule, session.stake_rule),
         format_name=FORMAT_NAMES.get(session.format, session.format),
