@@ -121,6 +121,32 @@ def throttle(actor: Actor) -> None:
         raise TooManyWrites(TOO_MANY, wait=wait)
 
 
+class _SignUpRate(_WriteRate):
+    """Accounts made per client address, at the `signup` rate."""
+
+    scope = "signup"
+
+    def __init__(self, address: str) -> None:
+        self.address = address
+        SimpleRateThrottle.__init__(self)
+
+    def get_cache_key(self, request: Any, view: Any) -> str:
+        return f"throttle_{self.scope}_ip:{self.address}"
+
+
+SIGN_UPS = gettext_noop(
+    "Too many accounts were made from this address; try again in %(minutes)s minutes."
+)
+
+
+def throttle_sign_up(address: str | None) -> None:
+    """Count one account made from `address`; refuse it over the `signup` rate."""
+    rate = _SignUpRate(address or "unknown")
+    if not rate.allow_request(None, None):
+        wait = max(1, round(rate.wait() or 1))
+        raise TooManyWrites(SIGN_UPS, wait=wait, minutes=max(1, -(-wait // 60)))
+
+
 # --- Idempotency ------------------------------------------------------------------------
 
 

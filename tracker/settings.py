@@ -7,6 +7,7 @@ message naming the variable, rather than being read as something else.
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -70,9 +71,9 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
     "drf_spectacular",
     "django_htmx",
+    "axes",
     "tracker.apps.TrackerConfig",
 ]
 
@@ -90,6 +91,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "tracker.middleware.ContentSecurityPolicyMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: turns a locked-out sign-in into its answer
 ]
 
 ROOT_URLCONF = "tracker.urls"
@@ -153,9 +155,35 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
+# django-axes first: it refuses a sign-in while its username or address is locked out,
+# before the password is even checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
+
+# --- Sign-in lockout (django-axes) ----------------------------------------------------
+# After LOGIN_FAILURE_LIMIT wrong passwords for one username (from anywhere), or from one
+# address (for any usernames), sign-in is refused for LOGIN_LOCKOUT_MINUTES: the pages,
+# the admin and POST /api/auth/token/ alike. Each try while locked out starts the wait
+# again, so the wait a refusal names is the whole lockout.
+
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_LOCKOUT_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # either one locks
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "tracker.views.lockout.locked_out"
+AXES_CLIENT_IP_CALLABLE = "tracker.views.lockout.client_address"
+AXES_VERBOSE = False
+AXES_SENSITIVE_PARAMETERS = ["username", "ip_address", "password"]
+
+# --- API tokens -----------------------------------------------------------------------
+# A token not used for this many days stops working (docs/api.md, "Signing in").
+API_TOKEN_IDLE_DAYS = env_int("API_TOKEN_IDLE_DAYS", 30)
 
 # --- Language and time ----------------------------------------------------------------
 
@@ -224,7 +252,8 @@ CACHES = {
 }
 
 # --- Throttling -----------------------------------------------------------------------
-# "auth": token requests per client IP; "writes": API writes per account or share link.
+# "auth": token requests per client IP; "writes": API writes per account or share link;
+# "signup": accounts made per client IP.
 # Reads are not throttled. THROTTLE_RATES_OFF=true turns both off (the load benchmark).
 
 _RATE_PERIODS = {"s", "m", "h", "d"}
@@ -245,13 +274,14 @@ THROTTLE_RATES_OFF = env_bool("THROTTLE_RATES_OFF", False)
 THROTTLE_RATES: dict[str, str | None] = {
     "auth": None if THROTTLE_RATES_OFF else env_rate("THROTTLE_AUTH", "10/min"),
     "writes": None if THROTTLE_RATES_OFF else env_rate("THROTTLE_WRITES", "120/min"),
+    "signup": None if THROTTLE_RATES_OFF else env_rate("THROTTLE_SIGNUP", "5/hour"),
 }
 
 # --- API ------------------------------------------------------------------------------
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "tracker.api.authentication.ApiTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],

@@ -15,12 +15,12 @@ import io
 from datetime import UTC, datetime
 
 import pytest
-from rest_framework.authtoken.models import Token
 
 from scoring.rating import rate
 from tests.api.conftest import client_with, db_state
 from tracker.models import Deal
 from tracker.services import (
+    api_token_create,
     deal_end,
     deal_tap,
     session_create,
@@ -325,8 +325,8 @@ def callers(user, stranger, known, actor):
         for role in ("scorer", "viewer")
     }
     return {
-        "member": f"Token {Token.objects.create(user=user).key}",
-        "stranger": f"Token {Token.objects.create(user=stranger).key}",
+        "member": f"Token {api_token_create(user=user).key}",
+        "stranger": f"Token {api_token_create(user=stranger).key}",
         "scorer": f"Share {links['scorer'].token}",
         "viewer": f"Share {links['viewer'].token}",
         "revoked": f"Share {revoked.token}",

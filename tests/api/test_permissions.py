@@ -18,13 +18,13 @@ from decimal import Decimal
 import pytest
 from django.db import transaction
 from django.urls import URLPattern, get_resolver, resolve
-from rest_framework.authtoken.models import Token
 
 import scoring
 from tests.api.conftest import client_with, db_state
 from tracker.access import Actor
 from tracker.models import Deal
 from tracker.services import (
+    api_token_create,
     deal_event_record,
     deal_tap,
     session_create,
@@ -48,6 +48,7 @@ class World:
     p: dict[str, int]
     links: dict[str, int]
     tokens: dict[str, str]
+    api_token: int  # the member's API token's id
 
 
 @pytest.fixture
@@ -85,6 +86,7 @@ def world(user, circle, stranger):
     revoked = share_link_create(session_id=session.pk, role="scorer", actor=actor)
     share_link_revoke(link_id=revoked.pk, actor=actor)
     links["scorer"] = share_link_create(session_id=session.pk, role="scorer", actor=actor)
+    member_token = api_token_create(user=user)
     return World(
         circle=circle.pk,
         session=session.pk,
@@ -94,12 +96,13 @@ def world(user, circle, stranger):
         p=p,
         links={role: link.pk for role, link in links.items()},
         tokens={
-            "member": f"Token {Token.objects.create(user=user).key}",
-            "stranger": f"Token {Token.objects.create(user=stranger).key}",
+            "member": f"Token {member_token.key}",
+            "stranger": f"Token {api_token_create(user=stranger).key}",
             "scorer": f"Share {links['scorer'].token}",
             "viewer": f"Share {links['viewer'].token}",
             "revoked": f"Share {revoked.token}",
         },
+        api_token=member_token.token.pk,
     )
 
 
@@ -279,6 +282,13 @@ ENDPOINTS = {
         "delete", lambda w: f"/api/deals/{w.filed}/events/{w.event}/", None, 200, 404, 200, 403
     ),
     "end match": Endpoint("post", lambda w: f"/api/deals/{w.open}/end/", None, 200, 404, 200, 403),
+    # An account's own tokens: anyone signed in has a list of their own; another
+    # account's token is not found; a share link is no account.
+    "api tokens list": Endpoint("get", lambda w: "/api/auth/tokens/", None, 200, 200, 403, 403),
+    "api token revoke": Endpoint(
+        "post", lambda w: f"/api/auth/tokens/{w.api_token}/revoke/", None, 204, 404, 403, 403
+    ),
+    "sign out": Endpoint("post", lambda w: "/api/auth/sign-out/", None, 204, 204, 403, 403),
     "correction": Endpoint(
         "post",
         lambda w: f"/api/deals/{w.filed}/correction/",

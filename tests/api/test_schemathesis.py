@@ -32,11 +32,11 @@ import schemathesis
 from django.core.cache import caches
 from django.core.wsgi import get_wsgi_application
 from hypothesis import HealthCheck, settings
-from rest_framework.authtoken.models import Token
 from schemathesis.checks import positive_data_acceptance
 
 from tracker import services
 from tracker.api.schema import IDEMPOTENCY_KEY_PATTERN
+from tracker.services import api_token_create
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -76,7 +76,7 @@ def host(user, circle, actor):
     )
     link = services.share_link_create(session_id=session.pk, role="viewer", actor=actor)
     return {
-        "auth": {"Authorization": f"Token {Token.objects.create(user=user).key}"},
+        "auth": {"Authorization": f"Token {api_token_create(user=user).key}"},
         "ids": {
             "circles": circle.pk,
             "players": circle.players.order_by("pk").first().pk,

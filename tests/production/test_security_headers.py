@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 from django.test import Client
-from rest_framework.authtoken.models import Token
 
 from tracker.middleware import CONTENT_SECURITY_POLICY
+from tracker.services import api_token_create
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -43,7 +43,7 @@ def test_a_page_carries_the_security_headers(client, user):
 
 
 def test_an_api_call_carries_the_security_headers(user):
-    token = Token.objects.create(user=user).key
+    token = api_token_create(user=user).key
     response = Client().get("/api/circles/", HTTP_AUTHORIZATION=f"Token {token}")
     assert response.status_code == 200
     assert_common_headers(response)

@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 from django.core.cache import caches
 from django.db import connection
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from tracker import services
+from tracker.services import api_token_create
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -76,7 +76,7 @@ def test_token_requests_are_counted_per_ip_and_forwarded_for_is_not_trusted(user
 
 
 def test_writes_are_throttled_per_account_and_reads_are_not(user, circle, django_user_model):
-    host = client(f"Token {Token.objects.create(user=user).key}")
+    host = client(f"Token {api_token_create(user=user).key}")
     for n in range(3):
         response = host.post(f"/api/circles/{circle.pk}/players/", {"name": f"Player {n}"})
         assert response.status_code == 201, response.content
@@ -90,7 +90,7 @@ def test_writes_are_throttled_per_account_and_reads_are_not(user, circle, django
 
     # Another account, from the same address, has its own count.
     other = django_user_model.objects.create_user(username="other", password="x")
-    guest = client(f"Token {Token.objects.create(user=other).key}")
+    guest = client(f"Token {api_token_create(user=other).key}")
     assert guest.post("/api/circles/", {"name": "Sunday table"}).status_code == 201
 
 
@@ -106,7 +106,7 @@ def test_share_link_writes_are_counted_per_link(user, circle, actor):
     assert_throttled(scorer.post(f"/api/deals/{deal}/undo/"))
     assert scorer.get(f"/api/deals/{deal}/").status_code == 200
     # The host's own writes are counted apart from the link's.
-    host = client(f"Token {Token.objects.create(user=user).key}")
+    host = client(f"Token {api_token_create(user=user).key}")
     assert host.post("/api/circles/", {"name": "Sunday table"}).status_code == 201
 
 

@@ -1,4 +1,10 @@
-"""Sign-in for API clients: a username and password traded for a token."""
+"""Sign-in for API clients: a username and password traded for a token; the account's
+tokens listed and revoked; signing out (the token used is revoked).
+
+Wrong passwords count towards the sign-in lockout the pages share (django-axes): past it,
+429 `locked_out` with `Retry-After`, whatever the password. Answers that show a token are
+never cached (`Cache-Control: no-store`).
+"""
 
 from __future__ import annotations
 
@@ -6,9 +12,11 @@ from typing import Any
 
 from django.contrib.auth import authenticate
 from django.core.cache import BaseCache, caches
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from drf_spectacular.utils import extend_schema
+from rest_framework import status
 from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -17,12 +25,14 @@ from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
-from tracker import services
+from tracker import selectors, services
+from tracker.access import Role
 from tracker.api import serializers as io
-from tracker.api.base import PARSERS
+from tracker.api.base import PARSERS, ApiView, gated
 from tracker.api.exceptions import api_exception_handler
-from tracker.api.schema import ERROR, RETRY_AFTER, THROTTLED
-from tracker.errors import Invalid
+from tracker.api.schema import ERROR, RETRY_AFTER, THROTTLED, reads, writes
+from tracker.errors import Invalid, LockedOut
+from tracker.models import ApiToken
 
 
 class AuthThrottle(SimpleRateThrottle):
@@ -43,8 +53,23 @@ class AuthThrottle(SimpleRateThrottle):
         return self.cache_format % {"scope": self.scope, "ident": f"ip:{self.get_ident(request)}"}
 
 
+def _locked_out(request: Request) -> bool:
+    """Whether django-axes refused this sign-in as locked out (it marks the request it
+    was given: DRF's, or Django's under it)."""
+    return bool(
+        getattr(request, "axes_locked_out", False)
+        or getattr(request._request, "axes_locked_out", False)
+    )
+
+
+def no_store(response: Response) -> Response:
+    """An answer that shows a token: never kept by a browser or a proxy."""
+    add_never_cache_headers(response)
+    return response
+
+
 class AuthTokenView(APIView):
-    """Trade a username and password for an API token (the same token every time)."""
+    """Trade a username and password for a new API token."""
 
     authentication_classes: list[Any] = []
     permission_classes = [AllowAny]
@@ -66,10 +91,50 @@ class AuthTokenView(APIView):
             raise ValidationError(_("The request body must be a JSON object."))
         credentials = io.TokenInput(data=request.data)
         credentials.is_valid(raise_exception=True)
-        user = authenticate(request, **credentials.validated_data)
+        data = credentials.validated_data
+        user = authenticate(request, username=data["username"], password=data["password"])
         if user is None:
+            if _locked_out(request):
+                raise LockedOut()
             raise Invalid(
                 gettext_noop("That username and password do not match an account."),
                 code="bad_credentials",
             )
-        return Response({"token": services.api_token_get(user=user)})
+        issued = services.api_token_create(user=user, name=data["name"])
+        return no_store(Response({"token": issued.key, "id": issued.token.pk}))
+
+
+class TokenListView(ApiView):
+    """The signed-in account's live tokens (an account only: no share link)."""
+
+    need = {"GET": Role.MEMBER}
+
+    @reads(io.ApiTokenOut(many=True), summary="Your API tokens, the one used last first")
+    def get(self, request: Request) -> Response:
+        current = request.auth.pk if isinstance(request.auth, ApiToken) else None
+        tokens = [
+            {"token": token, "current": token.pk == current}
+            for token in selectors.api_tokens(self.actor.user)  # type: ignore[arg-type]
+        ]
+        return no_store(Response(io.ApiTokenOut(tokens, many=True).data))
+
+
+class TokenRevokeView(ApiView):
+    need = {"POST": Role.MEMBER}
+
+    @writes(None, 204, None, summary="Revoke one of your API tokens")
+    @gated
+    def post(self, request: Request, pk: int) -> Response:
+        services.api_token_revoke(user=self.actor.user, token_id=pk)  # type: ignore[arg-type]
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class SignOutView(ApiView):
+    need = {"POST": Role.MEMBER}
+
+    @writes(None, 204, None, summary="Sign out: revoke the token this request was sent with")
+    @gated
+    def post(self, request: Request) -> Response:
+        if isinstance(request.auth, ApiToken):
+            services.api_token_revoke(user=self.actor.user, token_id=request.auth.pk)  # type: ignore[arg-type]
+        return Response(status=status.HTTP_204_NO_CONTENT)

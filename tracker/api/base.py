@@ -16,7 +16,7 @@ from django.contrib.auth.models import User
 from django.http.request import RawPostDataException
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.exceptions import NotAuthenticated, ValidationError
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import BasePermission
@@ -28,7 +28,7 @@ from rest_framework.views import APIView
 
 from tracker import gate
 from tracker.access import Actor, Role, require
-from tracker.api.authentication import ShareLinkAuthentication
+from tracker.api.authentication import ApiTokenAuthentication, ShareLinkAuthentication
 from tracker.api.exceptions import api_exception_handler
 from tracker.api.pagination import StrictPagination
 from tracker.api.parsers import JSONBodyParser
@@ -69,7 +69,11 @@ class ApiView(APIView):
     """Token, share link or session login (CSRF enforced); `need` maps each HTTP method
     to the least role a caller must have (`tracker.access.Role`)."""
 
-    authentication_classes = [TokenAuthentication, ShareLinkAuthentication, SessionAuthentication]
+    authentication_classes = [
+        ApiTokenAuthentication,
+        ShareLinkAuthentication,
+        SessionAuthentication,
+    ]
     permission_classes = [RolePermission]
     parser_classes = PARSERS
     need: dict[str, Role] = {}

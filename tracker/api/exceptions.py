@@ -25,7 +25,7 @@ from rest_framework.exceptions import APIException, ParseError, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from tracker.errors import Refusal, TooManyWrites
+from tracker.errors import Refusal
 
 # PostgreSQL refusals that mean "someone else got there first; try again".
 RETRYABLE_SQLSTATES = {
@@ -38,7 +38,8 @@ TRY_AGAIN = gettext_lazy("Someone else changed this at the same moment; look aga
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, Refusal):
-        headers = {"Retry-After": str(exc.wait)} if isinstance(exc, TooManyWrites) else None
+        wait = getattr(exc, "wait", None)  # over a rate, locked out: when to retry
+        headers = {"Retry-After": str(wait)} if wait is not None else None
         return Response(
             {"detail": exc.message, "code": exc.code}, status=exc.status, headers=headers
         )
@@ -62,12 +63,21 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     response = drf_exception_handler(exc, context)
     if response is not None:
         detail = response.data.get("detail") if isinstance(response.data, dict) else None
-        code = exc.default_code if isinstance(exc, APIException) else "error"
+        code = _code(exc)
         response.data = {
             "detail": str(detail if detail is not None else response.data),
             "code": code,
         }
     return response
+
+
+def _code(exc: Exception) -> str:
+    """The stable code: the one the exception was raised with (`token_expired`), else its
+    class's (`not_authenticated`)."""
+    if not isinstance(exc, APIException):
+        return "error"
+    code = getattr(exc.detail, "code", None)
+    return str(code) if isinstance(code, str) else str(exc.default_code)
 
 
 def _sqlstate(exc: Exception) -> str | None:

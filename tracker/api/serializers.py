@@ -321,10 +321,29 @@ class ShareLinkOut(serializers.Serializer):
 class TokenInput(serializers.Serializer):
     username = StringField()
     password = StringField(trim_whitespace=False, style={"input_type": "password"})
+    name = StringField(
+        required=False,
+        default="",
+        allow_blank=True,
+        max_length=80,
+        help_text='What the token is for ("phone", "laptop"), shown in your token list.',
+    )
 
 
 class TokenOut(serializers.Serializer):
-    token = serializers.CharField()
+    token = serializers.CharField(help_text='Send as "Authorization: Token <token>".')
+    id = serializers.IntegerField(help_text="The token's id, to revoke it.")
+
+
+class ApiTokenOut(serializers.Serializer):
+    """One of an account's tokens: never its key, which is shown only when issued."""
+
+    id = serializers.IntegerField(source="token.id")
+    prefix = serializers.CharField(source="token.prefix", help_text="The key's first characters.")
+    name = serializers.CharField(source="token.name")
+    created_at = serializers.DateTimeField(source="token.created_at")
+    last_used_at = serializers.DateTimeField(source="token.last_used_at")
+    current = serializers.BooleanField(help_text="The token this request was sent with.")
 
 
 class ErrorOut(serializers.Serializer):

@@ -6,6 +6,9 @@ app_name = "api"
 
 urlpatterns = [
     path("auth/token/", auth.AuthTokenView.as_view(), name="auth-token"),
+    path("auth/tokens/", auth.TokenListView.as_view(), name="auth-tokens"),
+    path("auth/tokens/<int:pk>/revoke/", auth.TokenRevokeView.as_view(), name="auth-token-revoke"),
+    path("auth/sign-out/", auth.SignOutView.as_view(), name="auth-sign-out"),
     path("circles/", circles.CircleListView.as_view(), name="circles"),
     path("circles/<int:pk>/", circles.CircleDetailView.as_view(), name="circle"),
     path("circles/<int:pk>/players/", circles.CirclePlayersView.as_view(), name="circle-players"),

@@ -5,6 +5,7 @@ goes through `tracker.services`; the rules live in `scoring`; stored rows become
 facts in `tracker.records`.
 """
 
+from tracker.models.accounts import ApiToken, token_idle_limit, token_live_since
 from tracker.models.circles import Circle, Player
 from tracker.models.deals import (
     LIVE,
@@ -25,6 +26,7 @@ from tracker.models.tallies import StandingTally
 __all__ = [
     "LIVE",
     "MONEY",
+    "ApiToken",
     "Circle",
     "Correction",
     "Deal",
@@ -41,4 +43,6 @@ __all__ = [
     "StandingTally",
     "Tap",
     "counted",
+    "token_idle_limit",
+    "token_live_since",
 ]

@@ -2,6 +2,7 @@
 read in a fixed number of queries however long the session or circle grows."""
 
 from tracker.records import DealState, Settlement, TransferView
+from tracker.selectors.accounts import api_tokens
 from tracker.selectors.deals import (
     DealPage,
     Table,
@@ -52,6 +53,7 @@ from tracker.selectors.standings import (
 )
 
 __all__ = [
+    "api_tokens",
     "active_share_links",
     "LEADERBOARD_COLUMNS",
     "CirclePage",

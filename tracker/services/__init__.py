@@ -7,7 +7,11 @@ a `tracker.errors.Refusal` carrying the HTTP status, a stable code and a sentenc
 person; nothing is written when one is raised.
 """
 
-from tracker.services.accounts import api_token_get
+from tracker.services.accounts import (
+    api_token_create,
+    api_token_revoke,
+    api_tokens_revoke_all,
+)
 from tracker.services.circles import circle_create, circle_rename
 from tracker.services.corrections import deal_correct
 from tracker.services.deals import (
@@ -24,7 +28,9 @@ from tracker.services.share_links import share_link_create, share_link_revoke
 from tracker.services.tallies import session_tallies_rebuild
 
 __all__ = [
-    "api_token_get",
+    "api_token_create",
+    "api_token_revoke",
+    "api_tokens_revoke_all",
     "circle_create",
     "circle_rename",
     "deal_correct",
