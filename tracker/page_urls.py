@@ -42,6 +42,7 @@ session_pages = [
 urlpatterns = [
     path("", home.home, name="home"),
     path("accounts/signup/", accounts.sign_up, name="signup"),
+    path("accounts/", accounts.account, name="account"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("theme/", home.set_theme, name="set_theme"),
     path("circles/new/", circles.circle_new, name="circle_new"),

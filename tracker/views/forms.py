@@ -81,6 +81,12 @@ class SignUpForm(UserCreationForm):
     """An account; the view gives it a circle of its own."""
 
 
+class TokenRevokeForm(KeyedForm):
+    """Revoke one API token (`token`), or every one (no `token`)."""
+
+    token = IdField(required=False)
+
+
 class CircleForm(KeyedForm):
     name = forms.CharField(label=_("Circle name"), max_length=80)
 
