@@ -9,10 +9,12 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.core.signals import got_request_exception
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.utils.functional import SimpleLazyObject
+from django.utils.translation import gettext_lazy
 
 from tracker.logs import hide_share_token
 from tracker.models import ShareLink
@@ -143,6 +145,38 @@ class DatabaseUnavailableMiddleware:
             exception,
         )
         return unavailable_response(request)
+
+
+# --- Request bodies ---------------------------------------------------------------------
+
+BODY_TOO_LARGE = gettext_lazy("The request body is too large: at most %(most)s bytes.")
+
+
+class RequestBodyLimitMiddleware:
+    """Refuse a body over `DATA_UPLOAD_MAX_MEMORY_SIZE` bytes (its Content-Length) with
+    413, before anything reads it: on every endpoint, sign-in and uploads included (Django
+    checks the size only when a view reads `request.body` or `request.POST`, and DRF's
+    parsers read the stream). JSON under /api/, a sentence elsewhere."""
+
+    def __init__(self, get_response: GetResponse) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        most = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0  # Django reads a malformed length as no body, and so do we
+        if most is None or length <= most:
+            return self.get_response(request)
+        detail = str(BODY_TOO_LARGE) % {"most": most}
+        response: HttpResponse
+        if request.path.startswith("/api/"):
+            response = JsonResponse({"detail": detail, "code": "body_too_large"}, status=413)
+        else:
+            response = HttpResponse(detail, status=413, content_type="text/plain; charset=utf-8")
+        response["Connection"] = "close"  # the rest of the body is never read
+        return response
 
 
 # --- Content Security Policy ----------------------------------------------------------

@@ -84,6 +84,7 @@ MIDDLEWARE = [
     "tracker.middleware.DatabaseUnavailableMiddleware",  # 503, not 500, while it is down
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "tracker.middleware.RequestBodyLimitMiddleware",  # 413 before a large body is read
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -217,6 +218,16 @@ STORAGES = {
     },
 }
 
+# --- Request bodies -------------------------------------------------------------------
+# Every request SquareScores takes is small (a tap, a correction of 20 events, a table of
+# 8): a body over MAX_REQUEST_BYTES is refused with 413 before it is read
+# (tracker.middleware.RequestBodyLimitMiddleware), and Django's own checks use the same
+# figure.
+
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("MAX_REQUEST_BYTES", 64 * 1024)
+FILE_UPLOAD_MAX_MEMORY_SIZE = DATA_UPLOAD_MAX_MEMORY_SIZE
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
+
 # --- Security -------------------------------------------------------------------------
 # Headers that cost nothing in development are always on.
 
@@ -303,6 +314,10 @@ SPECTACULAR_SETTINGS = {
     # Bodies are documented as JSON only: the form parsers the views also accept cannot
     # carry nested fields (session `options`, correction `add_events`).
     "PARSER_WHITELIST": ["rest_framework.parsers.JSONParser"],
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "tracker.api.schema.closed_objects",
+    ],
 }
 
 # --- Logging --------------------------------------------------------------------------

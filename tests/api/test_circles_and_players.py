@@ -67,7 +67,7 @@ def test_player_create_with_a_taken_name_is_a_conflict(api, circle):
     assert response.status_code == 409
     assert response.json() == {
         "code": "conflict",
-        "detail": "alice is already a player in Friday table.",
+        "detail": "Alice is already a player in Friday table.",
     }
     assert Player.objects.count() == 1
 
@@ -81,7 +81,7 @@ def test_player_rename_to_a_taken_name_is_a_conflict(api, circle):
     assert response.status_code == 409
     assert response.json() == {
         "code": "conflict",
-        "detail": "ALICE is already a player in Friday table.",
+        "detail": "Alice is already a player in Friday table.",
     }
 
 

@@ -35,7 +35,7 @@ def test_adding_a_player_twice_shows_why(member, table, circle):
     )
 
     assert response.status_code == 409
-    assert "alice is already a player in Friday table." in response.text
+    assert "Alice is already a player in Friday table." in response.text
     assert circle.players.count() == 4
 
 

@@ -5,7 +5,8 @@ status; never a 500 for something a client sent.
   message; a throttled write says how long to wait in `Retry-After`.
 - Validation errors become one readable sentence in `detail`, and the field-by-field
   messages in `fields` (`{"stake": ["..."]}`, nested paths joined with dots).
-- A body that is not JSON, or not a JSON object, is a 400 that says so.
+- A body that is not JSON, or not a JSON object, is a 400 that says so; one too large is
+  a 413, one with too many form fields a 400 (Django's own checks, said in JSON).
 - A database constraint or lock that stops a write (a race the row locks should already
   prevent) is a 409 "try again", not a 500.
 """
@@ -15,6 +16,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from django.conf import settings
+from django.core.exceptions import (
+    RequestDataTooBig,
+    SuspiciousOperation,
+    TooManyFieldsSent,
+    TooManyFilesSent,
+)
 from django.db import IntegrityError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
@@ -48,6 +56,29 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     ):
         return Response(
             {"detail": str(TRY_AGAIN), "code": "try_again"}, status=status.HTTP_409_CONFLICT
+        )
+    if isinstance(exc, RequestDataTooBig):
+        return Response(
+            {
+                "detail": _("The request body is too large: at most %(most)s bytes.")
+                % {"most": settings.DATA_UPLOAD_MAX_MEMORY_SIZE},
+                "code": "body_too_large",
+            },
+            status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+        )
+    if isinstance(exc, TooManyFieldsSent | TooManyFilesSent):
+        return Response(
+            {
+                "detail": _("The request has too many fields: at most %(most)s.")
+                % {"most": settings.DATA_UPLOAD_MAX_NUMBER_FIELDS},
+                "code": "too_many_fields",
+            },
+            status=status.HTTP_400_BAD_REQUEST,
+        )
+    if isinstance(exc, SuspiciousOperation):
+        return Response(
+            {"detail": _("The request is not valid."), "code": "bad_request"},
+            status=status.HTTP_400_BAD_REQUEST,
         )
     if isinstance(exc, ParseError) and str(exc.detail).startswith("JSON parse error"):
         exc = ParseError(_("The request body is not valid JSON."))

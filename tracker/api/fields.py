@@ -6,6 +6,7 @@ services and `scoring`.
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -39,6 +40,8 @@ NAME_PATTERN = r"^[^\u0000]*[^\s\u0000][^\u0000]*$"  # something besides spaces
 # A positive amount below 10**17 with at most 3 decimals: what AmountField accepts.
 AMOUNT_PATTERN = r"^0*([1-9][0-9]{0,16}(\.[0-9]{1,3})?|\.([1-9][0-9]{0,2}|0[1-9][0-9]?|00[1-9]))$"
 
+
+AMOUNT_TEXT = re.compile(r"[0-9]+(\.[0-9]+)?|\.[0-9]+")
 
 money = money_text  # the API, the CSV export and the pages agree on amounts
 
@@ -119,8 +122,12 @@ class AmountField(DecimalStringField):
 
     def to_internal_value(self, data: Any) -> Decimal:  # type: ignore[override]
         text = super().to_internal_value(data)
+        # ASCII digits and a dot only, as the schema's pattern: Decimal would also read
+        # "1_000", "١", "1e6", "NaN" and spaces.
+        if not AMOUNT_TEXT.fullmatch(text.removeprefix("-")):
+            raise self.refusal(_('The %(what)s must be a number such as "1.50".'))
         try:
-            amount = Decimal(text.strip())
+            amount = Decimal(text)
         except InvalidOperation:
             raise self.refusal(_('The %(what)s must be a number such as "1.50".')) from None
         if not amount.is_finite() or amount <= 0:

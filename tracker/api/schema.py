@@ -120,3 +120,16 @@ class TextFieldExtension(OpenApiSerializerFieldExtension):
         else:
             schema["pattern"] = r"^[^\u0000]+$"
         return schema
+
+
+# Request objects that refuse a key they do not know (the serializers say so too).
+CLOSED_COMPONENTS = ("OptionsIO",)
+
+
+def closed_objects(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """Schema post-processing: `additionalProperties: false` on `CLOSED_COMPONENTS`."""
+    schemas = result.get("components", {}).get("schemas", {})
+    for name in CLOSED_COMPONENTS:
+        if name in schemas:
+            schemas[name]["additionalProperties"] = False
+    return result

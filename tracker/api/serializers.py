@@ -52,11 +52,24 @@ class PlayerOut(serializers.Serializer):
 
 
 class OptionsIO(serializers.Serializer):
+    """The session options; a key that is none of them is refused, naming the ones there
+    are (a misspelt option quietly off would change the money)."""
+
     guaransheed = serializers.BooleanField(default=False)
     got_to_get_in = serializers.BooleanField(default=False)
     instant_wins = serializers.BooleanField(default=False)
     trading = serializers.BooleanField(default=False)
     penalties = serializers.BooleanField(default=False)
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, dict):
+            unknown = sorted(str(key) for key in data if key not in self.fields)
+            if unknown:
+                raise serializers.ValidationError(
+                    gettext("%(unknown)s: no such option; the options are %(known)s.")
+                    % {"unknown": ", ".join(unknown), "known": ", ".join(self.fields)}
+                )
+        return super().to_internal_value(data)
 
 
 class SessionInput(serializers.Serializer):
