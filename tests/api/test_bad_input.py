@@ -544,3 +544,15 @@ def test_the_schema_closes_the_options(api):
     schema = api.get("/api/schema/", HTTP_ACCEPT="application/json").json()
 
     assert schema["components"]["schemas"]["OptionsIO"]["additionalProperties"] is False
+
+
+@pytest.mark.parametrize("player", ["\u0663", "\uff13", "1e3", "1.5", "NaN", " 3", "3\x00"])
+def test_an_id_is_ascii_digits_or_a_json_number(api, start, player):
+    table = start()
+    before = db_state()
+
+    response = api.post(f"/api/deals/{table.deal}/taps/", {"player": player})
+
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid"
+    assert db_state() == before

@@ -12,7 +12,6 @@ from typing import Any
 
 from django.contrib.auth import authenticate
 from django.core.cache import BaseCache, caches
-from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from drf_spectacular.utils import extend_schema
@@ -28,7 +27,7 @@ from rest_framework.views import APIView
 from tracker import selectors, services
 from tracker.access import Role
 from tracker.api import serializers as io
-from tracker.api.base import PARSERS, ApiView, gated
+from tracker.api.base import PARSERS, ApiView, gated, no_store
 from tracker.api.exceptions import api_exception_handler
 from tracker.api.schema import ERROR, RETRY_AFTER, THROTTLED, reads, writes
 from tracker.errors import Invalid, LockedOut
@@ -60,12 +59,6 @@ def _locked_out(request: Request) -> bool:
         getattr(request, "axes_locked_out", False)
         or getattr(request._request, "axes_locked_out", False)
     )
-
-
-def no_store(response: Response) -> Response:
-    """An answer that shows a token: never kept by a browser or a proxy."""
-    add_never_cache_headers(response)
-    return response
 
 
 class AuthTokenView(APIView):

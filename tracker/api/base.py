@@ -14,6 +14,7 @@ from typing import Any, cast
 
 from django.contrib.auth.models import User
 from django.http.request import RawPostDataException
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from rest_framework.authentication import SessionAuthentication
@@ -104,6 +105,13 @@ class ApiView(APIView):
 Handler = Callable[..., Response]
 
 
+def no_store(response: Response) -> Response:
+    """An answer that shows a token (a share link's, an API token): never kept by a
+    browser or a proxy."""
+    add_never_cache_headers(response)
+    return response
+
+
 def _body(request: Request) -> bytes:
     try:
         return request.body
@@ -133,7 +141,8 @@ def gated(handler: Handler) -> Handler:
         if isinstance(outcome, gate.Replay):
             stored = outcome.answer
             data = json.loads(stored.body) if stored.body else None
-            return Response(data, status=stored.status, headers={REPLAYED_HEADER: "true"})
+            replay = Response(data, status=stored.status, headers={REPLAYED_HEADER: "true"})
+            return no_store(replay)  # it may show a token (a share link made)
         return outcome
 
     write.gated = True  # type: ignore[attr-defined]

@@ -41,6 +41,7 @@ NAME_PATTERN = r"^[^\u0000]*[^\s\u0000][^\u0000]*$"  # something besides spaces
 AMOUNT_PATTERN = r"^0*([1-9][0-9]{0,16}(\.[0-9]{1,3})?|\.([1-9][0-9]{0,2}|0[1-9][0-9]?|00[1-9]))$"
 
 
+DIGITS = re.compile(r"[0-9]{1,19}")
 AMOUNT_TEXT = re.compile(r"[0-9]+(\.[0-9]+)?|\.[0-9]+")
 
 money = money_text  # the API, the CSV export and the pages agree on amounts
@@ -50,12 +51,18 @@ money = money_text  # the API, the CSV export and the pages agree on amounts
 
 
 class IdField(serializers.IntegerField):
-    """An object id: a whole number from 1."""
+    """An object id: a whole number from 1; as text (a form body), ASCII digits only —
+    Python's int() would read "٣" or " 3" as 3."""
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("min_value", 1)
         kwargs.setdefault("max_value", MAX_ID)
         super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, str) and not DIGITS.fullmatch(data):
+            self.fail("invalid")
+        return int(super().to_internal_value(data))
 
 
 class MoneyField(serializers.DecimalField):

@@ -4,6 +4,7 @@ read in a fixed number of queries however long the session or circle grows."""
 from tracker.records import DealState, Settlement, TransferView
 from tracker.selectors.accounts import api_tokens
 from tracker.selectors.deals import (
+    DealHistoryPage,
     DealPage,
     Table,
     deal_events,
@@ -11,6 +12,7 @@ from tracker.selectors.deals import (
     deal_state,
     open_deal,
     session_deal_history,
+    session_deal_history_page,
     session_deals,
     table,
 )
@@ -53,6 +55,7 @@ from tracker.selectors.standings import (
 )
 
 __all__ = [
+    "DealHistoryPage",
     "api_tokens",
     "active_share_links",
     "LEADERBOARD_COLUMNS",
@@ -84,6 +87,7 @@ __all__ = [
     "players_page",
     "session_balances",
     "session_deal_history",
+    "session_deal_history_page",
     "session_deals",
     "session_detail",
     "session_list",

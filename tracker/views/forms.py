@@ -70,6 +70,12 @@ class IdField(forms.IntegerField):
         return super().to_python(value)
 
 
+class PageForm(forms.Form):
+    """`?page=` of a paged list: a whole number from 1 (left out: the first page)."""
+
+    page = IdField(required=False, max_value=10**6)
+
+
 class KeyedForm(forms.Form):
     """A form that writes: it carries the idempotency key its page was rendered with, so
     a retried or doubled submit is applied once (`tracker.views.doors.write`)."""

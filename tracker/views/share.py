@@ -9,6 +9,7 @@ import segno
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 
 from tracker import selectors, services
@@ -64,7 +65,9 @@ def _page(
         missing=[role for role in ShareLink.Role.values if role not in roles],
         message=message,
     )
-    return render(request, "share/page.html", context, status=status)
+    response = render(request, "share/page.html", context, status=status)
+    add_never_cache_headers(response)  # it shows the links' tokens
+    return response
 
 
 @session_page(need=Role.MEMBER, methods=("GET", "POST"))
