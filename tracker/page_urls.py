@@ -14,6 +14,7 @@ from tracker.views import (
     deals,
     home,
     leaderboard,
+    members,
     players,
     sessions,
     settle,
@@ -64,6 +65,30 @@ urlpatterns = [
         name="player_rename",
     ),
     path("circles/<int:circle_id>/sessions/new/", sessions.session_new, name="session_new"),
+    path("circles/<int:circle_id>/members/", members.members, name="circle_members"),
+    path(
+        "circles/<int:circle_id>/members/remove/",
+        members.member_remove,
+        name="circle_member_remove",
+    ),
+    path("circles/<int:circle_id>/members/owner/", members.hand_over, name="circle_hand_over"),
+    path("circles/<int:circle_id>/invites/", members.invite_new, name="circle_invite_new"),
+    path(
+        "circles/<int:circle_id>/invites/revoke/",
+        members.invite_revoke,
+        name="circle_invite_revoke",
+    ),
+    path(
+        "circles/<int:circle_id>/players/<int:player_id>/me/",
+        members.player_claim,
+        name="player_claim",
+    ),
+    path(
+        "circles/<int:circle_id>/players/<int:player_id>/not-me/",
+        members.player_unclaim,
+        name="player_unclaim",
+    ),
+    path("join/<str:token>/", members.join, name="join"),
     path("sessions/<int:session_id>/", include((session_pages, "session"), namespace="member")),
     path("s/<str:token>/", include((session_pages, "session"), namespace="link")),
 ]

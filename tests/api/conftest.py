@@ -127,6 +127,8 @@ def db_state() -> dict:
             models.Correction,
             models.Payment,
             models.IdempotencyKey,
+            models.Invite,
+            models.ApiToken,
         )
     }
     state["deals"] = list(
@@ -145,6 +147,14 @@ def db_state() -> dict:
     state["tallies"] = list(
         models.StandingTally.objects.order_by("pk").values_list("pk", "points", "deals", "net")
     )
+    state["members"] = sorted(
+        models.Circle.members.through.objects.values_list("circle_id", "user_id")
+    )
+    state["invites"] = list(
+        models.Invite.objects.order_by("pk").values_list("pk", "uses", "revoked_at")
+    )
+    state["owners"] = list(models.Circle.objects.order_by("pk").values_list("pk", "owner_id"))
+    state["claims"] = list(models.Player.objects.order_by("pk").values_list("pk", "user_id"))
     state["links"] = list(models.ShareLink.objects.order_by("pk").values_list("pk", "revoked_at"))
     state["payments"] = list(
         models.Payment.objects.order_by("pk").values_list("pk", "cancelled_at")

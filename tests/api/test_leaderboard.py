@@ -182,6 +182,7 @@ def test_an_empty_circle_answers_its_players_with_nothing_counted(api, circle):
         "rows": [],
         "head_to_head": [],
         "series": [],
+        "you": None,
     }
 
 
@@ -466,8 +467,9 @@ def test_leaderboard_query_count_is_constant(
     #   5 money received, 6 money paid, 7 2s beaten made, 8 2s beaten suffered,
     #   9 Guaransheeds,
     # 10 finishing orders of every counted deal (skill, head-to-head, charts),
-    # 11 ledger lines (the money charts), 12-13 money in and out per currency
-    with django_assert_num_queries(13):
+    # 11 ledger lines (the money charts), 12-13 money in and out per currency,
+    # 14 the player that is you
+    with django_assert_num_queries(14):
         response = api.get(url(circle, "since=2000-01-01&until=2100-12-31"))
 
     rows = {row["name"]: row for row in response.json()["rows"]}

@@ -27,6 +27,7 @@ from tracker.services import (
     api_token_create,
     deal_event_record,
     deal_tap,
+    invite_create,
     session_create,
     share_link_create,
     share_link_revoke,
@@ -49,6 +50,9 @@ class World:
     links: dict[str, int]
     tokens: dict[str, str]
     api_token: int  # the member's API token's id
+    friend: int  # another member of the circle (an account id)
+    invite: int
+    invite_token: str
 
 
 @pytest.fixture
@@ -87,6 +91,9 @@ def world(user, circle, stranger):
     share_link_revoke(link_id=revoked.pk, actor=actor)
     links["scorer"] = share_link_create(session_id=session.pk, role="scorer", actor=actor)
     member_token = api_token_create(user=user)
+    friend = type(user).objects.create_user(username="friend", password="x")
+    circle.members.add(friend)
+    made = invite_create(circle=circle, actor=actor, max_uses=None)
     return World(
         circle=circle.pk,
         session=session.pk,
@@ -103,6 +110,9 @@ def world(user, circle, stranger):
             "revoked": f"Share {revoked.token}",
         },
         api_token=member_token.token.pk,
+        friend=friend.pk,
+        invite=made.pk,
+        invite_token=made.token,
     )
 
 
@@ -282,6 +292,53 @@ ENDPOINTS = {
         "delete", lambda w: f"/api/deals/{w.filed}/events/{w.event}/", None, 200, 404, 200, 403
     ),
     "end match": Endpoint("post", lambda w: f"/api/deals/{w.open}/end/", None, 200, 404, 200, 403),
+    # Members and invites: a circle's members only (another account: 404, as if the
+    # circle did not exist), never a share link. Accepting an invite is for any account.
+    "members list": Endpoint(
+        "get", lambda w: f"/api/circles/{w.circle}/members/", None, 200, 404, 403, 403
+    ),
+    "member remove": Endpoint(
+        "delete",
+        lambda w: f"/api/circles/{w.circle}/members/{w.friend}/",
+        None,
+        204,
+        404,
+        403,
+        403,
+    ),
+    "circle hand over": Endpoint(
+        "post",
+        lambda w: f"/api/circles/{w.circle}/owner/",
+        lambda w: {"user": w.friend},
+        200,
+        404,
+        403,
+        403,
+    ),
+    "invites list": Endpoint(
+        "get", lambda w: f"/api/circles/{w.circle}/invites/", None, 200, 404, 403, 403
+    ),
+    "invite create": Endpoint(
+        "post", lambda w: f"/api/circles/{w.circle}/invites/", lambda w: {}, 201, 404, 403, 403
+    ),
+    "invite revoke": Endpoint(
+        "post", lambda w: f"/api/invites/{w.invite}/revoke/", None, 200, 404, 403, 403
+    ),
+    "invite accept": Endpoint(
+        "post",
+        lambda w: "/api/invites/accept/",
+        lambda w: {"token": w.invite_token},
+        200,
+        200,  # anyone with the link joins: that is what it is for
+        403,
+        403,
+    ),
+    "player claim": Endpoint(
+        "post", lambda w: f"/api/players/{w.p['Alice']}/claim/", None, 200, 404, 403, 403
+    ),
+    "player unclaim": Endpoint(
+        "post", lambda w: f"/api/players/{w.p['Alice']}/unclaim/", None, 200, 404, 403, 403
+    ),
     # An account's own tokens: anyone signed in has a list of their own; another
     # account's token is not found; a share link is no account.
     "api tokens list": Endpoint("get", lambda w: "/api/auth/tokens/", None, 200, 200, 403, 403),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -46,6 +47,63 @@ class PlayerOut(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
     circle = serializers.IntegerField(source="circle_id")
+    account = serializers.SerializerMethodField(
+        help_text='The member who said "this is me" (a username), or null.'
+    )
+
+    def get_account(self, player: Any) -> str | None:
+        return player.user.get_username() if player.user_id is not None else None
+
+
+# --- Members and invites ------------------------------------------------------------------
+
+
+class MemberOut(serializers.Serializer):
+    id = serializers.IntegerField(source="user.pk", help_text="The account's id.")
+    username = serializers.CharField(source="user.username")
+    owner = serializers.BooleanField()
+    player = serializers.IntegerField(
+        source="player.pk", allow_null=True, default=None, help_text="Their player, if said."
+    )
+
+
+class HandOverInput(serializers.Serializer):
+    user = IdField(help_text="The member who becomes the owner.")
+
+
+class InviteInput(serializers.Serializer):
+    days = serializers.IntegerField(
+        default=7, min_value=1, max_value=30, help_text="How long it works: 1 to 30 days."
+    )
+    max_uses = serializers.IntegerField(
+        default=1,
+        allow_null=True,
+        min_value=1,
+        max_value=100,
+        help_text="How many may join with it (1 to 100), or null for any number.",
+    )
+
+
+class InviteOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    circle = serializers.IntegerField(source="circle_id")
+    token = serializers.CharField(help_text="Send to POST /api/invites/accept/.")
+    url = serializers.SerializerMethodField(help_text="The link to hand out (its QR code).")
+    max_uses = serializers.IntegerField(allow_null=True)
+    uses = serializers.IntegerField()
+    active = serializers.BooleanField(source="is_active")
+    created_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField()
+    revoked_at = serializers.DateTimeField(allow_null=True)
+
+    def get_url(self, invite: Any) -> str:
+        request = self.context.get("request")
+        path = reverse("join", kwargs={"token": invite.token})
+        return request.build_absolute_uri(path) if request is not None else path
+
+
+class InviteAcceptInput(serializers.Serializer):
+    token = StringField(max_length=64, help_text="The invite's token (the end of its link).")
 
 
 # --- Sessions -----------------------------------------------------------------------------

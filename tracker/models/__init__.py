@@ -6,7 +6,7 @@ facts in `tracker.records`.
 """
 
 from tracker.models.accounts import ApiToken, token_idle_limit, token_live_since
-from tracker.models.circles import Circle, Player
+from tracker.models.circles import Circle, Invite, Player
 from tracker.models.deals import (
     LIVE,
     Correction,
@@ -34,6 +34,7 @@ __all__ = [
     "DealPlayer",
     "DealRecord",
     "IdempotencyKey",
+    "Invite",
     "LedgerLine",
     "Payment",
     "Player",

@@ -25,6 +25,7 @@ from tracker.selectors.leaderboard import (
     circle_leaderboard,
     leaderboard_csv,
 )
+from tracker.selectors.members import Member, circle_invites, circle_members, my_player
 from tracker.selectors.sessions import (
     CirclePage,
     Home,
@@ -55,6 +56,10 @@ from tracker.selectors.standings import (
 )
 
 __all__ = [
+    "my_player",
+    "circle_members",
+    "circle_invites",
+    "Member",
     "DealHistoryPage",
     "api_tokens",
     "active_share_links",

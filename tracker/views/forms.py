@@ -93,6 +93,33 @@ class TokenRevokeForm(KeyedForm):
     token = IdField(required=False)
 
 
+class MemberForm(KeyedForm):
+    """A member of the circle, by account id (remove, hand over)."""
+
+    member = IdField()
+
+
+INVITE_DAYS_CHOICES = [(1, _("1 day")), (7, _("7 days")), (30, _("30 days"))]
+INVITE_USES_CHOICES = [("1", _("One person")), ("10", _("Up to 10 people")), ("any", _("Anyone"))]
+
+
+class InviteForm(KeyedForm):
+    """A new invite: how long it works, and for how many."""
+
+    days = forms.TypedChoiceField(
+        label=_("Works for"), choices=INVITE_DAYS_CHOICES, coerce=int, initial=7
+    )
+    uses = forms.ChoiceField(label=_("For"), choices=INVITE_USES_CHOICES, initial="1")
+
+    def max_uses(self) -> int | None:
+        uses = self.cleaned_data["uses"]
+        return None if uses == "any" else int(uses)
+
+
+class InviteRevokeForm(KeyedForm):
+    invite = IdField()
+
+
 class CircleForm(KeyedForm):
     name = forms.CharField(label=_("Circle name"), max_length=80)
 
