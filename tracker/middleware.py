@@ -1,5 +1,5 @@
-"""Middleware for running in production: a log line per request, and a clear 503 while the
-database is unreachable."""
+"""Middleware for running in production: a log line per request, a clear 503 while the
+database is unreachable, and a 413 for a body over the limit before it is read."""
 
 from __future__ import annotations
 
@@ -176,38 +176,4 @@ class RequestBodyLimitMiddleware:
         else:
             response = HttpResponse(detail, status=413, content_type="text/plain; charset=utf-8")
         response["Connection"] = "close"  # the rest of the body is never read
-        return response
-
-
-# --- Content Security Policy ----------------------------------------------------------
-
-CONTENT_SECURITY_POLICY = "; ".join(
-    [
-        "default-src 'self'",
-        "img-src 'self' data:",
-        "style-src 'self'",
-        "script-src 'self'",
-        "connect-src 'self'",
-        "form-action 'self'",
-        "base-uri 'self'",
-        "object-src 'none'",
-        "frame-ancestors 'none'",
-    ]
-)
-# Swagger UI (drf-spectacular) runs an inline script and loads its assets from a CDN.
-CSP_EXEMPT_PREFIXES = ("/api/docs/",)
-
-
-class ContentSecurityPolicyMiddleware:
-    """Content-Security-Policy on every response: only this site's own scripts, styles
-    and frames (the pages use static files only; htmx's injected indicator styles are
-    turned off in base.html). A response that already set the header keeps its own."""
-
-    def __init__(self, get_response: GetResponse) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponseBase:
-        response = self.get_response(request)
-        if not request.path.startswith(CSP_EXEMPT_PREFIXES):
-            response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
         return response
