@@ -338,6 +338,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # The schema describes /api/v1/; the unversioned paths are the same views again.
+    "PREPROCESSING_HOOKS": ["tracker.api.schema.versioned_paths_only"],
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "tracker.api.schema.closed_objects",

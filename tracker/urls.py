@@ -23,11 +23,15 @@ urlpatterns = [
         name="password_change_done",
     ),
     path("admin/", admin.site.urls),
+    # The API is versioned: /api/v1/ is its address (the schema lists it alone). The
+    # paths before versioning (/api/...) keep working, on the same views, for clients
+    # written against them (docs/api.md, "Versions").
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # Swagger UI with its start-up script as a file of its own (not inline), so the page
     # lives within the site's Content-Security-Policy.
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
-    path("api/", include("tracker.api.urls")),
+    path("api/v1/", include("tracker.api.urls", namespace="v1")),
+    path("api/", include("tracker.api.urls", namespace="api")),
 ]
 
 handler404 = "tracker.api.exceptions.not_found"

@@ -47,7 +47,7 @@ def test_player_create_list_and_rename(api, circle):
     created = api.post(f"/api/circles/{circle.pk}/players/", {"name": "Alice"})
     assert created.status_code == 201
     alice = Player.objects.get(name="Alice")
-    assert created.json() == {"id": alice.pk, "name": "Alice", "circle": circle.pk}
+    assert created.json() == {"id": alice.pk, "name": "Alice", "circle": circle.pk, "account": None}
     api.post(f"/api/circles/{circle.pk}/players/", {"name": "Ben"})
 
     listed = api.get(f"/api/circles/{circle.pk}/players/")
@@ -55,7 +55,12 @@ def test_player_create_list_and_rename(api, circle):
 
     renamed = api.patch(f"/api/players/{alice.pk}/", {"name": "Alicia"})
     assert renamed.status_code == 200
-    assert renamed.json() == {"id": alice.pk, "name": "Alicia", "circle": circle.pk}
+    assert renamed.json() == {
+        "id": alice.pk,
+        "name": "Alicia",
+        "circle": circle.pk,
+        "account": None,
+    }
     assert api.get(f"/api/players/{alice.pk}/").json()["name"] == "Alicia"
 
 

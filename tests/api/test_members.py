@@ -116,9 +116,10 @@ def test_a_revoked_invite_is_refused(api, circle, friend):
 
 @pytest.mark.parametrize("token", ["nope", "", "a\x00b", "\u202e" * 10, "x" * 65])
 def test_a_token_that_is_no_invite_is_refused(friend, token):
+    theirs = api_of(friend)
     before = db_state()
 
-    refused = api_of(friend).post("/api/invites/accept/", {"token": token})
+    refused = theirs.post("/api/invites/accept/", {"token": token})
 
     assert refused.status_code in (400, 404)
     assert db_state() == before

@@ -29,7 +29,7 @@ from tracker.access import Role
 from tracker.api import serializers as io
 from tracker.api.base import PARSERS, ApiView, gated, no_store
 from tracker.api.exceptions import api_exception_handler
-from tracker.api.schema import ERROR, RETRY_AFTER, THROTTLED, reads, writes
+from tracker.api.schema import ERROR, RETRY_AFTER, THROTTLED, TOO_LARGE, reads, writes
 from tracker.errors import Invalid, LockedOut
 from tracker.models import ApiToken
 
@@ -74,7 +74,7 @@ class AuthTokenView(APIView):
 
     @extend_schema(
         request=io.TokenInput,
-        responses={200: io.TokenOut, 400: ERROR, 429: THROTTLED},
+        responses={200: io.TokenOut, 400: ERROR, 413: TOO_LARGE, 429: THROTTLED},
         parameters=[RETRY_AFTER],
         auth=[],
         summary="Get an API token",
