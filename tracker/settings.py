@@ -182,6 +182,9 @@ AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "tracker.views.lockout.locked_out"
 AXES_CLIENT_IP_CALLABLE = "tracker.views.lockout.client_address"
 AXES_VERBOSE = False
+# Only failures are kept (and only until their lockout is over); a successful sign-in is
+# in the request log already, and a row per sign-in would grow without end.
+AXES_DISABLE_ACCESS_LOG = True
 AXES_SENSITIVE_PARAMETERS = ["username", "ip_address", "password"]
 
 # --- API tokens -----------------------------------------------------------------------

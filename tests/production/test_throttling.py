@@ -141,11 +141,17 @@ def settings_in_subprocess(**env: str) -> subprocess.CompletedProcess[str]:
 
 def test_rates_come_from_the_environment():
     defaults = settings_in_subprocess()
-    assert defaults.stdout.strip() == "{'auth': '10/min', 'writes': '120/min'}", defaults.stderr
-    chosen = settings_in_subprocess(THROTTLE_AUTH="5/hour", THROTTLE_WRITES="600/min")
-    assert chosen.stdout.strip() == "{'auth': '5/hour', 'writes': '600/min'}", chosen.stderr
+    assert defaults.stdout.strip() == (
+        "{'auth': '10/min', 'writes': '120/min', 'signup': '5/hour'}"
+    ), defaults.stderr
+    chosen = settings_in_subprocess(
+        THROTTLE_AUTH="5/hour", THROTTLE_WRITES="600/min", THROTTLE_SIGNUP="2/day"
+    )
+    assert chosen.stdout.strip() == (
+        "{'auth': '5/hour', 'writes': '600/min', 'signup': '2/day'}"
+    ), chosen.stderr
     off = settings_in_subprocess(THROTTLE_RATES_OFF="true", THROTTLE_AUTH="5/hour")
-    assert off.stdout.strip() == "{'auth': None, 'writes': None}", off.stderr
+    assert off.stdout.strip() == "{'auth': None, 'writes': None, 'signup': None}", off.stderr
     bad = settings_in_subprocess(THROTTLE_WRITES="lots")
     assert bad.returncode != 0
     assert "THROTTLE_WRITES='lots' is not a rate" in bad.stderr
@@ -161,6 +167,7 @@ def test_servers_share_the_count(tmp_path):
         SECURE_SSL_REDIRECT="false",
         THROTTLE_RATES_OFF="false",
         THROTTLE_AUTH="10/min",
+        LOGIN_FAILURE_LIMIT="100",  # the per-address rate, not the lockout (test_lockout)
     )
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "-v0"], cwd=REPO_ROOT, env=env, check=True

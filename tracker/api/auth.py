@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth import authenticate
+from django.contrib.auth import authenticate, user_logged_in
 from django.core.cache import BaseCache, caches
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from drf_spectacular.utils import extend_schema
-from rest_framework import status
+from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -26,12 +26,40 @@ from rest_framework.views import APIView
 
 from tracker import selectors, services
 from tracker.access import Role
-from tracker.api import serializers as io
 from tracker.api.base import PARSERS, ApiView, gated, no_store
 from tracker.api.exceptions import api_exception_handler
+from tracker.api.fields import StringField
 from tracker.api.schema import ERROR, RETRY_AFTER, THROTTLED, TOO_LARGE, reads, writes
 from tracker.errors import Invalid, LockedOut
 from tracker.models import ApiToken
+
+
+class TokenInput(serializers.Serializer):
+    username = StringField()
+    password = StringField(trim_whitespace=False, style={"input_type": "password"})
+    name = StringField(
+        required=False,
+        default="",
+        allow_blank=True,
+        max_length=80,
+        help_text='What the token is for ("phone", "laptop"), shown in your token list.',
+    )
+
+
+class TokenOut(serializers.Serializer):
+    token = serializers.CharField(help_text='Send as "Authorization: Token <token>".')
+    id = serializers.IntegerField(help_text="The token's id, to revoke it.")
+
+
+class ApiTokenOut(serializers.Serializer):
+    """One of an account's tokens: never its key, which is shown only when issued."""
+
+    id = serializers.IntegerField(source="token.id")
+    prefix = serializers.CharField(source="token.prefix", help_text="The key's first characters.")
+    name = serializers.CharField(source="token.name")
+    created_at = serializers.DateTimeField(source="token.created_at")
+    last_used_at = serializers.DateTimeField(source="token.last_used_at")
+    current = serializers.BooleanField(help_text="The token this request was sent with.")
 
 
 class AuthThrottle(SimpleRateThrottle):
@@ -73,8 +101,8 @@ class AuthTokenView(APIView):
         return api_exception_handler
 
     @extend_schema(
-        request=io.TokenInput,
-        responses={200: io.TokenOut, 400: ERROR, 413: TOO_LARGE, 429: THROTTLED},
+        request=TokenInput,
+        responses={200: TokenOut, 400: ERROR, 413: TOO_LARGE, 429: THROTTLED},
         parameters=[RETRY_AFTER],
         auth=[],
         summary="Get an API token",
@@ -82,7 +110,7 @@ class AuthTokenView(APIView):
     def post(self, request: Request) -> Response:
         if not isinstance(request.data, dict):
             raise ValidationError(_("The request body must be a JSON object."))
-        credentials = io.TokenInput(data=request.data)
+        credentials = TokenInput(data=request.data)
         credentials.is_valid(raise_exception=True)
         data = credentials.validated_data
         user = authenticate(request, username=data["username"], password=data["password"])
@@ -93,6 +121,9 @@ class AuthTokenView(APIView):
                 gettext_noop("That username and password do not match an account."),
                 code="bad_credentials",
             )
+        # Signed in: as the login page does, say so (last login; the lockout's count of
+        # wrong passwords for this username and address starts again).
+        user_logged_in.send(sender=type(user), request=request, user=user)
         issued = services.api_token_create(user=user, name=data["name"])
         return no_store(Response({"token": issued.key, "id": issued.token.pk}))
 
@@ -102,14 +133,14 @@ class TokenListView(ApiView):
 
     need = {"GET": Role.MEMBER}
 
-    @reads(io.ApiTokenOut(many=True), summary="Your API tokens, the one used last first")
+    @reads(ApiTokenOut(many=True), summary="Your API tokens, the one used last first")
     def get(self, request: Request) -> Response:
         current = request.auth.pk if isinstance(request.auth, ApiToken) else None
         tokens = [
             {"token": token, "current": token.pk == current}
             for token in selectors.api_tokens(self.actor.user)  # type: ignore[arg-type]
         ]
-        return no_store(Response(io.ApiTokenOut(tokens, many=True).data))
+        return no_store(Response(ApiTokenOut(tokens, many=True).data))
 
 
 class TokenRevokeView(ApiView):

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -53,57 +52,6 @@ class PlayerOut(serializers.Serializer):
 
     def get_account(self, player: Any) -> str | None:
         return player.user.get_username() if player.user_id is not None else None
-
-
-# --- Members and invites ------------------------------------------------------------------
-
-
-class MemberOut(serializers.Serializer):
-    id = serializers.IntegerField(source="user.pk", help_text="The account's id.")
-    username = serializers.CharField(source="user.username")
-    owner = serializers.BooleanField()
-    player = serializers.IntegerField(
-        source="player.pk", allow_null=True, default=None, help_text="Their player, if said."
-    )
-
-
-class HandOverInput(serializers.Serializer):
-    user = IdField(help_text="The member who becomes the owner.")
-
-
-class InviteInput(serializers.Serializer):
-    days = serializers.IntegerField(
-        default=7, min_value=1, max_value=30, help_text="How long it works: 1 to 30 days."
-    )
-    max_uses = serializers.IntegerField(
-        default=1,
-        allow_null=True,
-        min_value=1,
-        max_value=100,
-        help_text="How many may join with it (1 to 100), or null for any number.",
-    )
-
-
-class InviteOut(serializers.Serializer):
-    id = serializers.IntegerField()
-    circle = serializers.IntegerField(source="circle_id")
-    token = serializers.CharField(help_text="Send to POST /api/invites/accept/.")
-    url = serializers.SerializerMethodField(help_text="The link to hand out (its QR code).")
-    max_uses = serializers.IntegerField(allow_null=True)
-    uses = serializers.IntegerField()
-    active = serializers.BooleanField(source="is_active")
-    created_at = serializers.DateTimeField()
-    expires_at = serializers.DateTimeField()
-    revoked_at = serializers.DateTimeField(allow_null=True)
-
-    def get_url(self, invite: Any) -> str:
-        request = self.context.get("request")
-        path = reverse("join", kwargs={"token": invite.token})
-        return request.build_absolute_uri(path) if request is not None else path
-
-
-class InviteAcceptInput(serializers.Serializer):
-    token = StringField(max_length=64, help_text="The invite's token (the end of its link).")
 
 
 # --- Sessions -----------------------------------------------------------------------------
@@ -387,34 +335,6 @@ class ShareLinkOut(serializers.Serializer):
     active = serializers.BooleanField(source="is_active")
     created_at = serializers.DateTimeField()
     revoked_at = serializers.DateTimeField(allow_null=True)
-
-
-class TokenInput(serializers.Serializer):
-    username = StringField()
-    password = StringField(trim_whitespace=False, style={"input_type": "password"})
-    name = StringField(
-        required=False,
-        default="",
-        allow_blank=True,
-        max_length=80,
-        help_text='What the token is for ("phone", "laptop"), shown in your token list.',
-    )
-
-
-class TokenOut(serializers.Serializer):
-    token = serializers.CharField(help_text='Send as "Authorization: Token <token>".')
-    id = serializers.IntegerField(help_text="The token's id, to revoke it.")
-
-
-class ApiTokenOut(serializers.Serializer):
-    """One of an account's tokens: never its key, which is shown only when issued."""
-
-    id = serializers.IntegerField(source="token.id")
-    prefix = serializers.CharField(source="token.prefix", help_text="The key's first characters.")
-    name = serializers.CharField(source="token.name")
-    created_at = serializers.DateTimeField(source="token.created_at")
-    last_used_at = serializers.DateTimeField(source="token.last_used_at")
-    current = serializers.BooleanField(help_text="The token this request was sent with.")
 
 
 class ErrorOut(serializers.Serializer):
