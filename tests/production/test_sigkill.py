@@ -58,13 +58,15 @@ def start_server(port: int, log) -> subprocess.Popen[bytes]:
     deadline = time.monotonic() + 30
     while True:
         assert process.poll() is None, "gunicorn exited"
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
         try:
-            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
             connection.request("GET", "/healthz")
             if connection.getresponse().status == 200:
                 return process
         except OSError:
             pass
+        finally:
+            connection.close()  # an unclosed socket is a ResourceWarning: an error here
         assert time.monotonic() < deadline, "gunicorn did not come up"
         time.sleep(0.1)
 
