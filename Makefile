@@ -4,21 +4,38 @@
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: install lock run serve test lint migrations-check clean
+.PHONY: install install-runtime lock run serve test lint migrations-check clean
 
+# Everything: what runs (requirements.txt, every file's hash checked) and what develops
+# and tests it (requirements-dev.txt). Re-run only when either changes.
 install: $(VENV)/.installed
 
-# Re-run only when requirements.txt changes.
-$(VENV)/.installed: requirements.txt
+$(VENV)/.installed: requirements.txt requirements-dev.txt
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install --upgrade pip
-	$(PY) -m pip install -r requirements.txt
+	$(PY) -m pip install --require-hashes -r requirements.txt
+	$(PY) -m pip install --require-hashes -r requirements-dev.txt
+	touch $@ $(VENV)/.runtime
+
+# What runs, and nothing else: what `make serve` installs.
+install-runtime: $(VENV)/.runtime
+
+$(VENV)/.runtime: requirements.txt
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install --upgrade pip
+	$(PY) -m pip install --require-hashes -r requirements.txt
 	touch $@
 
-# requirements.txt pins every package; change requirements.in, then run this.
+# Change requirements.in or requirements-dev.in, then run this: every package pinned with
+# the hashes of its files on PyPI. pip's own configuration is left out (this machine's
+# local indexes and wheel folders), so the hashes are PyPI's, which any machine checks.
+PIP_COMPILE := env -u PIP_FIND_LINKS PIP_CONFIG_FILE=/dev/null $(VENV)/bin/pip-compile \
+	--quiet --allow-unsafe --strip-extras --generate-hashes --no-emit-index-url \
+	--no-emit-find-links --index-url https://pypi.org/simple
+
 lock: install
-	$(VENV)/bin/pip-compile --quiet --allow-unsafe --strip-extras --no-emit-index-url \
-		--no-emit-find-links --output-file requirements.txt requirements.in
+	$(PIP_COMPILE) --output-file requirements.txt requirements.in
+	$(PIP_COMPILE) --output-file requirements-dev.txt requirements-dev.in
 
 run: install
 	$(PY) manage.py migrate
@@ -27,7 +44,7 @@ run: install
 
 # Production-style: gunicorn (gunicorn.conf.py) with settings from the environment, e.g.
 # DEBUG=false SECRET_KEY=... ALLOWED_HOSTS=... DATABASE_URL=postgres://... DB_POOL=true
-serve: install
+serve: install-runtime
 	$(PY) manage.py collectstatic --noinput
 	$(PY) manage.py migrate --noinput
 	$(VENV)/bin/gunicorn --config gunicorn.conf.py

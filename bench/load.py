@@ -77,11 +77,11 @@ def create_account() -> str:
     """A user with a token, made by the app's own code."""
     script = (
         "from django.contrib.auth import get_user_model;"
-        "from rest_framework.authtoken.models import Token;"
+        "from tracker.services import api_token_create;"
         "from tracker.services import circle_create;"
         "u = get_user_model().objects.create_user('bench', password='bench-pass-1');"
         "c = circle_create(owner=u, name='Bench');"
-        "print(Token.objects.create(user=u).key, c.pk)"
+        "print(api_token_create(user=u).key, c.pk)"
     )
     return manage("shell", "-c", script).strip().splitlines()[-1]
 

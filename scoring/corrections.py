@@ -38,8 +38,9 @@ def correct(
 
     `facts` is the deal as stored, filed or ended. `order` is the right tap order (None
     keeps the taps as they are), `loser` the loser tapped directly when they are not in
-    `order` (read only with `order`), `add` the events to add and `remove` the indexes in
-    `facts.records` of the events to take out.
+    `order` (without `order`: the places stay as tapped and this player is the loser
+    instead), `add` the events to add and `remove` the indexes in `facts.records` of the
+    events to take out.
     """
     before = play(facts)
     if not before.closed:
@@ -54,6 +55,10 @@ def correct(
         raise ScoringError(gettext_noop("There is no such event on this deal."))
     kept = [record for index, record in events.items() if index not in remove]
     old_taps = [record for record in facts.records if isinstance(record, Tap)]
+    if order is None and loser is not None:
+        # Only the loser named: the others keep their places, and the replay says whether
+        # this loser can be (a 4-player deal's loser is whoever was not tapped).
+        order = [tap.player for tap in old_taps if not tap.loser and tap.player != loser]
 
     taps = old_taps if order is None else _reordered(old_taps, order, loser)
 

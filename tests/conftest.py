@@ -71,3 +71,13 @@ def no_throttling(settings):
         **settings.REST_FRAMEWORK,
         "DEFAULT_THROTTLE_RATES": {"auth": None, "writes": None},
     }
+
+
+@pytest.fixture(autouse=True)
+def english_after_each_test():
+    """A request in Vietnamese leaves Vietnamese active in the thread (LocaleMiddleware
+    does not switch it back); the next test starts in English again."""
+    yield
+    from django.utils import translation
+
+    translation.activate("en")

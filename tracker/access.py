@@ -30,7 +30,7 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext_noop
 
 from tracker.errors import Forbidden, NotFound
-from tracker.models import Circle, Deal, Player, Session, ShareLink
+from tracker.models import Circle, Deal, Invite, Player, Session, ShareLink
 
 LINK_OUT_OF_REACH = gettext_noop(
     "A share link reaches only its own session's scoring; sign in for this."
@@ -46,6 +46,11 @@ NO_DEAL_HERE = gettext_noop("There is no deal %(id)s in this session.")
 NO_DEAL_NUMBER = gettext_noop("There is no deal %(number)s in this session.")
 NO_SHARE_LINK = gettext_noop("There is no share link %(id)s.")
 NO_LINK = gettext_noop("This share link is not valid.")
+NO_INVITE = gettext_noop("There is no invite %(id)s.")
+INVITE_NOT_VALID = gettext_noop("This invite link is not valid; ask for a new one.")
+INVITE_REVOKED = gettext_noop("This invite was revoked; ask for a new one.")
+INVITE_EXPIRED = gettext_noop("This invite has expired; ask for a new one.")
+INVITE_USED_UP = gettext_noop("This invite has been used as often as it may be; ask for a new one.")
 LINK_REVOKED = gettext_noop("This share link was revoked; ask for a new one.")
 
 # What `secrets.token_urlsafe` makes, and no longer than the column: anything else (a NUL
@@ -126,6 +131,41 @@ def link_by_token(token: str) -> ShareLink:
     return link
 
 
+# --- Invites ----------------------------------------------------------------------------
+
+
+def invite_by_token(token: str) -> Invite:
+    """The invite with this token, with its circle, if it still lets someone join: found
+    as a share link is (only token characters reach the database, compared again in
+    constant time); revoked, expired or used up is refused, saying which."""
+    invite = None
+    if TOKEN.fullmatch(token):
+        invite = Invite.objects.select_related("circle").filter(token=token).first()
+    if invite is None or not secrets.compare_digest(invite.token.encode(), token.encode()):
+        raise NotFound(INVITE_NOT_VALID, code="invite_not_valid")
+    check_invite(invite)
+    return invite
+
+
+def check_invite(invite: Invite) -> None:
+    """Refuse an invite that no longer lets anyone join, saying why."""
+    if invite.revoked_at is not None:
+        raise NotFound(INVITE_REVOKED, code="invite_revoked")
+    if invite.used_up:
+        raise NotFound(INVITE_USED_UP, code="invite_used_up")
+    if not invite.is_active:
+        raise NotFound(INVITE_EXPIRED, code="invite_expired")
+
+
+def access_invite(actor: Actor, invite_id: int) -> Invite:
+    """An invite to one of the caller's circles (members make, see and revoke them)."""
+    require(actor, Role.MEMBER)
+    invite = Invite.objects.filter(pk=invite_id, circle__members=actor.user).first()
+    if invite is None:
+        raise NotFound(NO_INVITE, id=invite_id)
+    return invite
+
+
 # --- Circles and players ----------------------------------------------------------------
 
 
@@ -147,7 +187,7 @@ def access_circle(actor: Actor, circle_id: int) -> Circle:
 def access_player(actor: Actor, player_id: int, *, circle: Circle | None = None) -> Player:
     """A player of the caller's circles; with `circle`, of that circle only."""
     require(actor, Role.MEMBER)
-    players = Player.objects.select_related("circle").filter(
+    players = Player.objects.select_related("circle", "user").filter(
         pk=player_id, circle__members=actor.user
     )
     if circle is not None:

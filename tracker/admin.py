@@ -4,11 +4,13 @@ because they are derived from the facts or are the record of what happened."""
 from django.contrib import admin
 
 from tracker.models import (
+    ApiToken,
     Circle,
     Correction,
     Deal,
     DealEvent,
     DealPlayer,
+    Invite,
     LedgerLine,
     Payment,
     Player,
@@ -188,3 +190,27 @@ class PaymentAdmin(admin.ModelAdmin):
     list_display = ["session", "payer", "payee", "amount", "paid_at", "cancelled_at"]
     list_filter = ["session__circle"]
     search_fields = ["payer__name", "payee__name", "session__name"]
+
+
+@admin.register(Invite)
+class InviteAdmin(admin.ModelAdmin):
+    """Invites are made and revoked on the members page; here they can be looked at.
+    The token is a secret: it is not shown."""
+
+    list_display = ["circle", "created_by", "created_at", "expires_at", "max_uses", "uses"]
+    list_filter = ["revoked_at"]
+    exclude = ["token"]
+    readonly_fields = ["circle", "created_by", "created_at", "uses", "revoked_by"]
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin):
+    """API tokens: only a digest is stored; deleting one revokes it."""
+
+    list_display = ["user", "prefix", "name", "created_at", "last_used_at"]
+    search_fields = ["user__username", "prefix"]
+    fields = ["user", "prefix", "name", "created_at", "last_used_at"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request, obj=None):
+        return False

@@ -5,3 +5,15 @@ class TrackerConfig(AppConfig):
     name = "tracker"
     default_auto_field = "django.db.models.BigAutoField"
     verbose_name = "SquareScores"
+
+    def ready(self) -> None:
+        from django.contrib.auth import get_user_model
+        from django.db.models.signals import post_save, pre_save
+
+        from tracker.services import accounts
+
+        user_model = get_user_model()
+        pre_save.connect(accounts.note_password_change, sender=user_model, dispatch_uid="pw-note")
+        post_save.connect(
+            accounts.revoke_on_password_change, sender=user_model, dispatch_uid="pw-revoke"
+        )

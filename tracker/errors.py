@@ -9,7 +9,8 @@ write, and services raise inside their transaction.
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
+from django.conf import settings
+from django.utils.translation import gettext, gettext_noop
 
 import scoring
 from scoring.text import Text
@@ -75,9 +76,31 @@ class TooManyWrites(Refusal):
     status = 429
     code = "throttled"
 
-    def __init__(self, template: str | Text, *, wait: int) -> None:
-        super().__init__(template, wait=wait)
+    def __init__(self, template: str | Text, *, wait: int, **values: object) -> None:
+        text = template.template if isinstance(template, Text) else template
+        super().__init__(Text(text, {"wait": wait, **values}))
         self.wait = wait
+
+
+class LockedOut(Refusal):
+    """Too many wrong passwords for a username or from an address (429): sign-in is
+    refused for `wait` seconds (django-axes counts; `tracker.views.lockout` answers)."""
+
+    status = 429
+    code = "locked_out"
+
+    def __init__(self, *, wait: int | None = None) -> None:
+        # Each try while locked out starts the lockout again, so the wait is all of it.
+        if wait is None:
+            wait = int(settings.AXES_COOLOFF_TIME.total_seconds())
+        super().__init__(LOCKED_OUT, minutes=max(1, -(-wait // 60)))
+        self.wait = wait
+
+
+LOCKED_OUT = gettext_noop(
+    "Too many wrong passwords for this account or from this address: signing in is "
+    "locked for %(minutes)s minutes. Wait, then try again."
+)
 
 
 def refused_by_rules(error: scoring.ScoringError) -> Refusal:

@@ -90,8 +90,9 @@ RETURNING count
 
 
 def counted_write(scope: str, *, period: int, now: float | None = None) -> tuple[int, int]:
-    """Count one write for `scope` in the current fixed window of `period` seconds: the
-    writes counted in it so far (this one included) and the seconds until it ends. One
+    """Count one write for `scope` (a caller's writes, an address's sign-ups) in the
+    current fixed window of `period` seconds: the writes counted in it so far (this one
+    included) and the seconds until it ends. One
     statement, on PostgreSQL and SQLite alike, committed at once (it stands even if the
     write is refused)."""
     now = time.time() if now is None else now
@@ -117,6 +118,22 @@ def throttle(actor: Actor) -> None:
     count, wait = counted_write(f"writes:{actor.scope}", period=period)
     if count > most:
         raise TooManyWrites(TOO_MANY, wait=wait)
+
+
+SIGN_UPS = gettext_noop(
+    "Too many accounts were made from this address; try again in %(minutes)s minutes."
+)
+
+
+def throttle_sign_up(address: str | None) -> None:
+    """Count one account made from `address`; refuse it over the `signup` rate."""
+    rate: str | None = api_settings.DEFAULT_THROTTLE_RATES.get("signup")
+    if rate is None:
+        return
+    most, period = SimpleRateThrottle.parse_rate(None, rate)
+    count, wait = counted_write(f"signup:ip:{address or 'unknown'}", period=period)
+    if count > most:
+        raise TooManyWrites(SIGN_UPS, wait=wait, minutes=max(1, -(-wait // 60)))
 
 
 # --- Idempotency ------------------------------------------------------------------------

@@ -1,5 +1,5 @@
-"""Middleware for running in production: a log line per request, and a clear 503 while the
-database is unreachable."""
+"""Middleware for running in production: a log line per request, a clear 503 while the
+database is unreachable, and a 413 for a body over the limit before it is read."""
 
 from __future__ import annotations
 
@@ -9,10 +9,12 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.core.signals import got_request_exception
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.utils.functional import SimpleLazyObject
+from django.utils.translation import gettext_lazy
 
 from tracker.logs import hide_share_token
 from tracker.models import ShareLink
@@ -145,35 +147,33 @@ class DatabaseUnavailableMiddleware:
         return unavailable_response(request)
 
 
-# --- Content Security Policy ----------------------------------------------------------
+# --- Request bodies ---------------------------------------------------------------------
 
-CONTENT_SECURITY_POLICY = "; ".join(
-    [
-        "default-src 'self'",
-        "img-src 'self' data:",
-        "style-src 'self'",
-        "script-src 'self'",
-        "connect-src 'self'",
-        "form-action 'self'",
-        "base-uri 'self'",
-        "object-src 'none'",
-        "frame-ancestors 'none'",
-    ]
-)
-# Swagger UI (drf-spectacular) runs an inline script and loads its assets from a CDN.
-CSP_EXEMPT_PREFIXES = ("/api/docs/",)
+BODY_TOO_LARGE = gettext_lazy("The request body is too large: at most %(most)s bytes.")
 
 
-class ContentSecurityPolicyMiddleware:
-    """Content-Security-Policy on every response: only this site's own scripts, styles
-    and frames (the pages use static files only; htmx's injected indicator styles are
-    turned off in base.html). A response that already set the header keeps its own."""
+class RequestBodyLimitMiddleware:
+    """Refuse a body over `DATA_UPLOAD_MAX_MEMORY_SIZE` bytes (its Content-Length) with
+    413, before anything reads it: on every endpoint, sign-in and uploads included (Django
+    checks the size only when a view reads `request.body` or `request.POST`, and DRF's
+    parsers read the stream). JSON under /api/, a sentence elsewhere."""
 
     def __init__(self, get_response: GetResponse) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
-        response = self.get_response(request)
-        if not request.path.startswith(CSP_EXEMPT_PREFIXES):
-            response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+        most = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0  # Django reads a malformed length as no body, and so do we
+        if most is None or length <= most:
+            return self.get_response(request)
+        detail = str(BODY_TOO_LARGE) % {"most": most}
+        response: HttpResponse
+        if request.path.startswith("/api/"):
+            response = JsonResponse({"detail": detail, "code": "body_too_large"}, status=413)
+        else:
+            response = HttpResponse(detail, status=413, content_type="text/plain; charset=utf-8")
+        response["Connection"] = "close"  # the rest of the body is never read
         return response

@@ -15,6 +15,7 @@ from tracker.views import (
     home,
     leaderboard,
     live,
+    members,
     players,
     sessions,
     settle,
@@ -45,6 +46,7 @@ session_pages = [
 urlpatterns = [
     path("", home.home, name="home"),
     path("accounts/signup/", accounts.sign_up, name="signup"),
+    path("accounts/", accounts.account, name="account"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("theme/", home.set_theme, name="set_theme"),
     path("circles/new/", circles.circle_new, name="circle_new"),
@@ -66,6 +68,30 @@ urlpatterns = [
         name="player_rename",
     ),
     path("circles/<int:circle_id>/sessions/new/", sessions.session_new, name="session_new"),
+    path("circles/<int:circle_id>/members/", members.members, name="circle_members"),
+    path(
+        "circles/<int:circle_id>/members/remove/",
+        members.member_remove,
+        name="circle_member_remove",
+    ),
+    path("circles/<int:circle_id>/members/owner/", members.hand_over, name="circle_hand_over"),
+    path("circles/<int:circle_id>/invites/", members.invite_new, name="circle_invite_new"),
+    path(
+        "circles/<int:circle_id>/invites/revoke/",
+        members.invite_revoke,
+        name="circle_invite_revoke",
+    ),
+    path(
+        "circles/<int:circle_id>/players/<int:player_id>/me/",
+        members.player_claim,
+        name="player_claim",
+    ),
+    path(
+        "circles/<int:circle_id>/players/<int:player_id>/not-me/",
+        members.player_unclaim,
+        name="player_unclaim",
+    ),
+    path("join/<str:token>/", members.join, name="join"),
     path("sessions/<int:session_id>/", include((session_pages, "session"), namespace="member")),
     path("s/<str:token>/", include((session_pages, "session"), namespace="link")),
 ]

@@ -7,6 +7,7 @@ message naming the variable, rather than being read as something else.
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -70,9 +71,11 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI served from here, pinned, inside the CSP
+    "csp",
     "django_htmx",
+    "axes",
     "tracker.apps.TrackerConfig",
 ]
 
@@ -83,13 +86,15 @@ MIDDLEWARE = [
     "tracker.middleware.DatabaseUnavailableMiddleware",  # 503, not 500, while it is down
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "tracker.middleware.RequestBodyLimitMiddleware",  # 413 before a large body is read
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "tracker.middleware.ContentSecurityPolicyMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: turns a locked-out sign-in into its answer
 ]
 
 ROOT_URLCONF = "tracker.urls"
@@ -153,9 +158,38 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
+# django-axes first: it refuses a sign-in while its username or address is locked out,
+# before the password is even checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
+
+# --- Sign-in lockout (django-axes) ----------------------------------------------------
+# After LOGIN_FAILURE_LIMIT wrong passwords for one username (from anywhere), or from one
+# address (for any usernames), sign-in is refused for LOGIN_LOCKOUT_MINUTES: the pages,
+# the admin and POST /api/auth/token/ alike. Each try while locked out starts the wait
+# again, so the wait a refusal names is the whole lockout.
+
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_LOCKOUT_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # either one locks
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "tracker.views.lockout.locked_out"
+AXES_CLIENT_IP_CALLABLE = "tracker.views.lockout.client_address"
+AXES_VERBOSE = False
+# Only failures are kept (and only until their lockout is over); a successful sign-in is
+# in the request log already, and a row per sign-in would grow without end.
+AXES_DISABLE_ACCESS_LOG = True
+AXES_SENSITIVE_PARAMETERS = ["username", "ip_address", "password"]
+
+# --- API tokens -----------------------------------------------------------------------
+# A token not used for this many days stops working (docs/api.md, "Signing in").
+API_TOKEN_IDLE_DAYS = env_int("API_TOKEN_IDLE_DAYS", 30)
 
 # --- Language and time ----------------------------------------------------------------
 
@@ -189,6 +223,16 @@ STORAGES = {
     },
 }
 
+# --- Request bodies -------------------------------------------------------------------
+# Every request SquareScores takes is small (a tap, a correction of 20 events, a table of
+# 8): a body over MAX_REQUEST_BYTES is refused with 413 before it is read
+# (tracker.middleware.RequestBodyLimitMiddleware), and Django's own checks use the same
+# figure.
+
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("MAX_REQUEST_BYTES", 64 * 1024)
+FILE_UPLOAD_MAX_MEMORY_SIZE = DATA_UPLOAD_MAX_MEMORY_SIZE
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
+
 # --- Security -------------------------------------------------------------------------
 # Headers that cost nothing in development are always on.
 
@@ -209,6 +253,24 @@ if not DEBUG:
     if env_bool("BEHIND_PROXY", False):
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
+# Content-Security-Policy on every answer (django-csp): scripts, styles, images and
+# connections from this site only; nothing inline (htmx's injected indicator styles are
+# turned off in base.html), no plugins, no framing. Swagger UI (/api/docs/) is served
+# from this site too (drf-spectacular-sidecar) and lives within the same policy.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "style-src": ["'self'"],
+        "script-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "form-action": ["'self'"],
+        "base-uri": ["'self'"],
+        "object-src": ["'none'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+
 # --- Caches ---------------------------------------------------------------------------
 # The default cache is per process. Throttle counters must be shared by every gunicorn
 # worker and every app server, so they live in the database (the table is created by
@@ -224,7 +286,8 @@ CACHES = {
 }
 
 # --- Throttling -----------------------------------------------------------------------
-# "auth": token requests per client IP; "writes": API writes per account or share link.
+# "auth": token requests per client IP; "writes": API writes per account or share link;
+# "signup": accounts made per client IP.
 # Reads are not throttled. THROTTLE_RATES_OFF=true turns both off (the load benchmark).
 
 _RATE_PERIODS = {"s", "m", "h", "d"}
@@ -245,13 +308,14 @@ THROTTLE_RATES_OFF = env_bool("THROTTLE_RATES_OFF", False)
 THROTTLE_RATES: dict[str, str | None] = {
     "auth": None if THROTTLE_RATES_OFF else env_rate("THROTTLE_AUTH", "10/min"),
     "writes": None if THROTTLE_RATES_OFF else env_rate("THROTTLE_WRITES", "120/min"),
+    "signup": None if THROTTLE_RATES_OFF else env_rate("THROTTLE_SIGNUP", "5/hour"),
 }
 
 # --- API ------------------------------------------------------------------------------
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "tracker.api.authentication.ApiTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -273,6 +337,16 @@ SPECTACULAR_SETTINGS = {
     # Bodies are documented as JSON only: the form parsers the views also accept cannot
     # carry nested fields (session `options`, correction `add_events`).
     "PARSER_WHITELIST": ["rest_framework.parsers.JSONParser"],
+    # Swagger UI's files come with the app (drf-spectacular-sidecar), not from a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    # The schema describes /api/v1/; the unversioned paths are the same views again.
+    "PREPROCESSING_HOOKS": ["tracker.api.schema.versioned_paths_only"],
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "tracker.api.schema.closed_objects",
+    ],
 }
 
 # --- Logging --------------------------------------------------------------------------

@@ -1,17 +1,37 @@
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from tracker.health import healthz
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("", include("tracker.page_urls")),
-    path("accounts/", include("django.contrib.auth.urls")),
+    # Django's sign-in, sign-out and password change. Not its password reset: accounts
+    # have no email address to send a link to (docs/deploy.md, "Accounts").
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path(
+        "accounts/password_change/",
+        auth_views.PasswordChangeView.as_view(),
+        name="password_change",
+    ),
+    path(
+        "accounts/password_change/done/",
+        auth_views.PasswordChangeDoneView.as_view(),
+        name="password_change_done",
+    ),
     path("admin/", admin.site.urls),
+    # The API is versioned: /api/v1/ is its address (the schema lists it alone). The
+    # paths before versioning (/api/...) keep working, on the same views, for clients
+    # written against them (docs/api.md, "Versions").
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
-    path("api/", include("tracker.api.urls")),
+    # Swagger UI with its start-up script as a file of its own (not inline), so the page
+    # lives within the site's Content-Security-Policy.
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
+    path("api/v1/", include("tracker.api.urls", namespace="v1")),
+    path("api/", include("tracker.api.urls", namespace="api")),
 ]
 
 handler404 = "tracker.api.exceptions.not_found"

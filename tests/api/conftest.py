@@ -5,10 +5,10 @@ through the API (`start`), and `db_state()` to show that a refused request chang
 from __future__ import annotations
 
 import pytest
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from tracker import models
+from tracker.services import api_token_create
 
 _handlers: dict[bool, object] = {}
 
@@ -36,7 +36,7 @@ def client_with(header: str | None = None, **kwargs) -> JsonClient:
 
 @pytest.fixture
 def token(user):
-    return Token.objects.create(user=user).key
+    return api_token_create(user=user).key
 
 
 @pytest.fixture
@@ -52,7 +52,7 @@ def stranger(django_user_model):
 
 @pytest.fixture
 def stranger_api(stranger):
-    return client_with(f"Token {Token.objects.create(user=stranger).key}")
+    return client_with(f"Token {api_token_create(user=stranger).key}")
 
 
 class Table:
@@ -127,6 +127,8 @@ def db_state() -> dict:
             models.Correction,
             models.Payment,
             models.IdempotencyKey,
+            models.Invite,
+            models.ApiToken,
         )
     }
     state["deals"] = list(
@@ -145,6 +147,14 @@ def db_state() -> dict:
     state["tallies"] = list(
         models.StandingTally.objects.order_by("pk").values_list("pk", "points", "deals", "net")
     )
+    state["members"] = sorted(
+        models.Circle.members.through.objects.values_list("circle_id", "user_id")
+    )
+    state["invites"] = list(
+        models.Invite.objects.order_by("pk").values_list("pk", "uses", "revoked_at")
+    )
+    state["owners"] = list(models.Circle.objects.order_by("pk").values_list("pk", "owner_id"))
+    state["claims"] = list(models.Player.objects.order_by("pk").values_list("pk", "user_id"))
     state["links"] = list(models.ShareLink.objects.order_by("pk").values_list("pk", "revoked_at"))
     state["payments"] = list(
         models.Payment.objects.order_by("pk").values_list("pk", "cancelled_at")

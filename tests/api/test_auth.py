@@ -1,10 +1,9 @@
 """Signing in: tokens, session login with CSRF, and callers without credentials."""
 
 import pytest
-from rest_framework.authtoken.models import Token
 
 from tests.api.conftest import client_with
-from tracker.models import Circle
+from tracker.models import ApiToken, Circle
 
 pytestmark = pytest.mark.django_db
 
@@ -14,12 +13,17 @@ def test_auth_token_trades_username_and_password_for_a_token(user):
         "/api/auth/token/", {"username": "host", "password": "table-of-four"}
     )
 
+    token = ApiToken.objects.get(user=user)
     assert response.status_code == 200
-    assert response.json() == {"token": Token.objects.get(user=user).key}
+    assert response.json() == {"token": response.json()["token"], "id": token.pk}
+    assert len(response.json()["token"]) == 40
+    assert token.prefix == response.json()["token"][:8]
+    assert response["Cache-Control"] == "max-age=0, no-cache, no-store, must-revalidate, private"
     again = client_with().post(
         "/api/auth/token/", {"username": "host", "password": "table-of-four"}
     )
-    assert again.json() == response.json()
+    assert again.json()["token"] != response.json()["token"]  # a token per sign-in
+    assert ApiToken.objects.filter(user=user).count() == 2
 
 
 def test_auth_token_with_a_wrong_password_is_refused(user):
@@ -30,7 +34,7 @@ def test_auth_token_with_a_wrong_password_is_refused(user):
         "code": "bad_credentials",
         "detail": "That username and password do not match an account.",
     }
-    assert Token.objects.count() == 0
+    assert ApiToken.objects.count() == 0
 
 
 def test_auth_token_without_a_password_is_refused(user):
@@ -65,7 +69,10 @@ def test_a_bad_token_is_refused():
     response = client_with("Token 0123456789abcdef").get("/api/circles/")
 
     assert response.status_code == 401
-    assert response.json() == {"code": "authentication_failed", "detail": "Invalid token."}
+    assert response.json() == {
+        "code": "token_not_valid",
+        "detail": "This token is not valid: it was revoked, or never was one; sign in again.",
+    }
 
 
 def test_session_login_reads_without_csrf(user, circle):

@@ -56,7 +56,14 @@ def refused(api, method, url, body, table, status, detail):
 SESSION_CASES = {
     "stake 0": ({"stake": "0"}, "The stake must be more than 0."),
     "stake -1": ({"stake": "-1"}, "The stake must be more than 0."),
-    "stake NaN": ({"stake": "NaN"}, "The stake must be more than 0."),
+    "stake NaN": ({"stake": "NaN"}, "The stake must be a number such as 1.00."),
+    # What Python's Decimal reads but the schema's pattern ^[0-9]+(\.[0-9]+)?$ does not.
+    "stake 1_000": ({"stake": "1_000"}, "The stake must be a number such as 1.00."),
+    "stake Arabic-Indic one": ({"stake": "\u0661"}, "The stake must be a number such as 1.00."),
+    "stake 1e6": ({"stake": "1e6"}, "The stake must be a number such as 1.00."),
+    "stake with spaces": ({"stake": " 1.00 "}, "The stake must be a number such as 1.00."),
+    "stake .5": ({"stake": ".5"}, "The stake must be a number such as 1.00."),
+    "stake Infinity": ({"stake": "Infinity"}, "The stake must be a number such as 1.00."),
     "stake 1.234": ({"stake": "1.234"}, "The stake can have at most 2 decimal places."),
     "stake 1000001": ({"stake": "1000001"}, "The stake can be at most 1,000,000."),
     "stake abc": ({"stake": "abc"}, "The stake must be a number such as 1.00."),
@@ -173,7 +180,7 @@ def test_session_create_refuses(api, circle, newcomer, case):
         (Raw('"Friday"'), NOT_AN_OBJECT),
         (Raw('{"circle": 1,'), NOT_JSON),
         (Raw("NaN"), NOT_JSON),
-        (Raw("[" * 100_000), "The request body is nested too deeply."),
+        (Raw("[" * 60_000), "The request body is nested too deeply."),  # under the cap
     ],
     ids=["list", "string", "truncated", "bare NaN", "nested too deep"],
 )
@@ -461,8 +468,12 @@ PAYMENT_CASES = {
     ),
     "amount not a number": ("abc", 'amount: The amount must be a number such as "1.50".'),
     "amount zero": ("0", "amount: The amount must be more than 0."),
-    "amount infinite": ("Infinity", "amount: The amount must be more than 0."),
-    "amount huge": ("1e999999999", "amount: The amount is too large."),
+    "amount infinite": ("Infinity", 'amount: The amount must be a number such as "1.50".'),
+    "amount huge": ("1" + "0" * 17, "amount: The amount is too large."),
+    "amount 1e6": ("1e6", 'amount: The amount must be a number such as "1.50".'),
+    "amount 1_000": ("1_000", 'amount: The amount must be a number such as "1.50".'),
+    "amount Arabic-Indic one": ("\u0661", 'amount: The amount must be a number such as "1.50".'),
+    "amount with spaces": (" 1.00", 'amount: The amount must be a number such as "1.50".'),
     "amount too precise": ("1.0001", "amount: The amount can have at most 3 decimal places."),
     "amount not in the settlement": (
         "2.00",
@@ -515,3 +526,42 @@ def test_share_link_of_an_unknown_role_is_refused(api, filed):
 )
 def test_player_create_refuses(api, circle, body, detail):
     refused(api, "post", f"/api/circles/{circle.pk}/players/", body, None, 400, detail)
+
+
+def test_an_unknown_option_is_refused_naming_the_options(api, circle):
+    before = db_state()
+
+    response = api.post(
+        "/api/sessions/",
+        {
+            "circle": circle.pk,
+            "name": "Friday",
+            "players": ["Alice", "Ben"],
+            "options": {"penalty": True, "guaransheed": True},
+        },
+    )
+
+    assert response.status_code == 400
+    assert response.json()["detail"] == (
+        "options: penalty: no such option; the options are guaransheed, got_to_get_in, "
+        "instant_wins, trading, penalties, five_consecutive_pairs."
+    )
+    assert db_state() == before
+
+
+def test_the_schema_closes_the_options(api):
+    schema = api.get("/api/schema/", HTTP_ACCEPT="application/json").json()
+
+    assert schema["components"]["schemas"]["OptionsIO"]["additionalProperties"] is False
+
+
+@pytest.mark.parametrize("player", ["\u0663", "\uff13", "1e3", "1.5", "NaN", " 3", "3\x00"])
+def test_an_id_is_ascii_digits_or_a_json_number(api, start, player):
+    table = start()
+    before = db_state()
+
+    response = api.post(f"/api/deals/{table.deal}/taps/", {"player": player})
+
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid"
+    assert db_state() == before

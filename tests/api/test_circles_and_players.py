@@ -47,7 +47,7 @@ def test_player_create_list_and_rename(api, circle):
     created = api.post(f"/api/circles/{circle.pk}/players/", {"name": "Alice"})
     assert created.status_code == 201
     alice = Player.objects.get(name="Alice")
-    assert created.json() == {"id": alice.pk, "name": "Alice", "circle": circle.pk}
+    assert created.json() == {"id": alice.pk, "name": "Alice", "circle": circle.pk, "account": None}
     api.post(f"/api/circles/{circle.pk}/players/", {"name": "Ben"})
 
     listed = api.get(f"/api/circles/{circle.pk}/players/")
@@ -55,7 +55,12 @@ def test_player_create_list_and_rename(api, circle):
 
     renamed = api.patch(f"/api/players/{alice.pk}/", {"name": "Alicia"})
     assert renamed.status_code == 200
-    assert renamed.json() == {"id": alice.pk, "name": "Alicia", "circle": circle.pk}
+    assert renamed.json() == {
+        "id": alice.pk,
+        "name": "Alicia",
+        "circle": circle.pk,
+        "account": None,
+    }
     assert api.get(f"/api/players/{alice.pk}/").json()["name"] == "Alicia"
 
 
@@ -67,7 +72,7 @@ def test_player_create_with_a_taken_name_is_a_conflict(api, circle):
     assert response.status_code == 409
     assert response.json() == {
         "code": "conflict",
-        "detail": "alice is already a player in Friday table.",
+        "detail": "Alice is already a player in Friday table.",
     }
     assert Player.objects.count() == 1
 
@@ -81,7 +86,7 @@ def test_player_rename_to_a_taken_name_is_a_conflict(api, circle):
     assert response.status_code == 409
     assert response.json() == {
         "code": "conflict",
-        "detail": "ALICE is already a player in Friday table.",
+        "detail": "Alice is already a player in Friday table.",
     }
 
 

@@ -598,3 +598,29 @@ def test_the_answer_to_a_write_is_the_deal_as_read_back(start, api):
         assert answer.json() == api.get(f"/api/deals/{deal}/").json()
     assert answer.json()["status"] == "filed"
     assert answer.json()["next_deal"] is not None
+
+
+def test_a_correction_naming_only_the_loser_changes_the_loser(start):
+    table = start(players=("Alice", "Ben", "Cara", "Dev", "Eve"))
+    deal = table.deal
+    table.tap(deal, "Eve", "Alice", "Cara")
+    response = table.api.post(f"/api/deals/{deal}/taps/", {"player": table.p["Ben"], "loser": True})
+    assert response.json()["loser"] == table.p["Ben"]
+
+    corrected = table.api.post(f"/api/deals/{deal}/correction/", {"loser": table.p["Dev"]})
+
+    assert corrected.status_code == 200
+    assert corrected.json()["loser"] == table.p["Dev"]
+    assert {line["from"] for line in corrected.json()["ledger"]} == {table.p["Dev"]}
+
+
+def test_a_correction_naming_a_loser_who_cannot_be_is_refused(start):
+    table = start()
+    deal = table.deal
+    table.tap(deal, "Alice", "Cara", "Ben")
+
+    refused = table.api.post(f"/api/deals/{deal}/correction/", {"loser": table.p["Ben"]})
+
+    assert refused.status_code == 400
+    assert refused.json()["detail"].startswith("That correction does not add up")
+    assert table.api.get(f"/api/deals/{deal}/").json()["loser"] == table.p["Dev"]

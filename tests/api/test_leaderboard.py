@@ -15,12 +15,12 @@ import io
 from datetime import UTC, datetime
 
 import pytest
-from rest_framework.authtoken.models import Token
 
 from scoring.rating import rate
 from tests.api.conftest import client_with, db_state
 from tracker.models import Deal
 from tracker.services import (
+    api_token_create,
     deal_end,
     deal_tap,
     session_create,
@@ -182,6 +182,7 @@ def test_an_empty_circle_answers_its_players_with_nothing_counted(api, circle):
         "rows": [],
         "head_to_head": [],
         "series": [],
+        "you": None,
     }
 
 
@@ -325,8 +326,8 @@ def callers(user, stranger, known, actor):
         for role in ("scorer", "viewer")
     }
     return {
-        "member": f"Token {Token.objects.create(user=user).key}",
-        "stranger": f"Token {Token.objects.create(user=stranger).key}",
+        "member": f"Token {api_token_create(user=user).key}",
+        "stranger": f"Token {api_token_create(user=stranger).key}",
         "scorer": f"Share {links['scorer'].token}",
         "viewer": f"Share {links['viewer'].token}",
         "revoked": f"Share {revoked.token}",
@@ -466,8 +467,9 @@ def test_leaderboard_query_count_is_constant(
     #   5 money received, 6 money paid, 7 2s beaten made, 8 2s beaten suffered,
     #   9 Guaransheeds,
     # 10 finishing orders of every counted deal (skill, head-to-head, charts),
-    # 11 ledger lines (the money charts), 12-13 money in and out per currency
-    with django_assert_num_queries(13):
+    # 11 ledger lines (the money charts), 12-13 money in and out per currency,
+    # 14 the player that is you
+    with django_assert_num_queries(14):
         response = api.get(url(circle, "since=2000-01-01&until=2100-12-31"))
 
     rows = {row["name"]: row for row in response.json()["rows"]}

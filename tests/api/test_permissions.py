@@ -18,15 +18,16 @@ from decimal import Decimal
 import pytest
 from django.db import transaction
 from django.urls import URLPattern, get_resolver, resolve
-from rest_framework.authtoken.models import Token
 
 import scoring
 from tests.api.conftest import client_with, db_state
 from tracker.access import Actor
 from tracker.models import Deal
 from tracker.services import (
+    api_token_create,
     deal_event_record,
     deal_tap,
+    invite_create,
     session_create,
     share_link_create,
     share_link_revoke,
@@ -48,6 +49,10 @@ class World:
     p: dict[str, int]
     links: dict[str, int]
     tokens: dict[str, str]
+    api_token: int  # the member's API token's id
+    friend: int  # another member of the circle (an account id)
+    invite: int
+    invite_token: str
 
 
 @pytest.fixture
@@ -85,6 +90,10 @@ def world(user, circle, stranger):
     revoked = share_link_create(session_id=session.pk, role="scorer", actor=actor)
     share_link_revoke(link_id=revoked.pk, actor=actor)
     links["scorer"] = share_link_create(session_id=session.pk, role="scorer", actor=actor)
+    member_token = api_token_create(user=user)
+    friend = type(user).objects.create_user(username="friend", password="x")
+    circle.members.add(friend)
+    made = invite_create(circle=circle, actor=actor, max_uses=None)
     return World(
         circle=circle.pk,
         session=session.pk,
@@ -94,12 +103,16 @@ def world(user, circle, stranger):
         p=p,
         links={role: link.pk for role, link in links.items()},
         tokens={
-            "member": f"Token {Token.objects.create(user=user).key}",
-            "stranger": f"Token {Token.objects.create(user=stranger).key}",
+            "member": f"Token {member_token.key}",
+            "stranger": f"Token {api_token_create(user=stranger).key}",
             "scorer": f"Share {links['scorer'].token}",
             "viewer": f"Share {links['viewer'].token}",
             "revoked": f"Share {revoked.token}",
         },
+        api_token=member_token.token.pk,
+        friend=friend.pk,
+        invite=made.pk,
+        invite_token=made.token,
     )
 
 
@@ -279,6 +292,60 @@ ENDPOINTS = {
         "delete", lambda w: f"/api/deals/{w.filed}/events/{w.event}/", None, 200, 404, 200, 403
     ),
     "end match": Endpoint("post", lambda w: f"/api/deals/{w.open}/end/", None, 200, 404, 200, 403),
+    # Members and invites: a circle's members only (another account: 404, as if the
+    # circle did not exist), never a share link. Accepting an invite is for any account.
+    "members list": Endpoint(
+        "get", lambda w: f"/api/circles/{w.circle}/members/", None, 200, 404, 403, 403
+    ),
+    "member remove": Endpoint(
+        "delete",
+        lambda w: f"/api/circles/{w.circle}/members/{w.friend}/",
+        None,
+        204,
+        404,
+        403,
+        403,
+    ),
+    "circle hand over": Endpoint(
+        "post",
+        lambda w: f"/api/circles/{w.circle}/owner/",
+        lambda w: {"user": w.friend},
+        200,
+        404,
+        403,
+        403,
+    ),
+    "invites list": Endpoint(
+        "get", lambda w: f"/api/circles/{w.circle}/invites/", None, 200, 404, 403, 403
+    ),
+    "invite create": Endpoint(
+        "post", lambda w: f"/api/circles/{w.circle}/invites/", lambda w: {}, 201, 404, 403, 403
+    ),
+    "invite revoke": Endpoint(
+        "post", lambda w: f"/api/invites/{w.invite}/revoke/", None, 200, 404, 403, 403
+    ),
+    "invite accept": Endpoint(
+        "post",
+        lambda w: "/api/invites/accept/",
+        lambda w: {"token": w.invite_token},
+        200,
+        200,  # anyone with the link joins: that is what it is for
+        403,
+        403,
+    ),
+    "player claim": Endpoint(
+        "post", lambda w: f"/api/players/{w.p['Alice']}/claim/", None, 200, 404, 403, 403
+    ),
+    "player unclaim": Endpoint(
+        "post", lambda w: f"/api/players/{w.p['Alice']}/unclaim/", None, 200, 404, 403, 403
+    ),
+    # An account's own tokens: anyone signed in has a list of their own; another
+    # account's token is not found; a share link is no account.
+    "api tokens list": Endpoint("get", lambda w: "/api/auth/tokens/", None, 200, 200, 403, 403),
+    "api token revoke": Endpoint(
+        "post", lambda w: f"/api/auth/tokens/{w.api_token}/revoke/", None, 204, 404, 403, 403
+    ),
+    "sign out": Endpoint("post", lambda w: "/api/auth/sign-out/", None, 204, 204, 403, 403),
     "correction": Endpoint(
         "post",
         lambda w: f"/api/deals/{w.filed}/correction/",

@@ -17,7 +17,7 @@ def test_schema_validates_without_warnings(tmp_path):
     call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(schema))
 
     text = schema.read_text()
-    assert "/api/deals/{id}/taps/:" in text
+    assert "/api/v1/deals/{id}/taps/:" in text
     assert "Idempotency-Key" in text
     assert "shareLink" in text
 
@@ -138,7 +138,7 @@ def test_every_write_documents_throttling_and_its_idempotency_key(tmp_path):
         throttled = operation["responses"].get("429", {})
         if method == "get":
             assert "429" not in operation["responses"], path
-        elif path == "/api/auth/token/":
+        elif path == "/api/v1/auth/token/":
             assert "Idempotency-Key" not in headers
             assert "Retry-After" in throttled["headers"]
         else:

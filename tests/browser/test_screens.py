@@ -119,7 +119,7 @@ def test_light_theme_on_request(phone, make_session, user, screenshot):
         deal_tap(deal_id=deal.pk, player_id=players[name].pk, actor=Actor(user=user))
     sign_in(phone, "host", "table-of-four")
     phone.goto(f"/sessions/{session.pk}/standings/")
-    expect(phone.locator("html")).to_have_class("theme-dark")
+    expect(phone.locator("html")).to_have_class("theme-auto")  # the phone's own, till picked
 
     phone.get_by_role("button", name="Light").click()
 
@@ -129,3 +129,28 @@ def test_light_theme_on_request(phone, make_session, user, screenshot):
     screenshot(phone, "27-light-tap")
     phone.goto(f"/sessions/{session.pk}/standings/")
     screenshot(phone, "28-light-standings")
+
+
+@pytest.mark.parametrize(
+    "scheme, background", [("dark", "rgb(16, 19, 23)"), ("light", "rgb(246, 247, 249)")]
+)
+def test_the_theme_follows_the_phone_until_one_is_picked(
+    chromium_browser, live_server, scheme, background
+):
+    from tests.browser.conftest import PHONE
+
+    context = chromium_browser.new_context(
+        viewport=PHONE, color_scheme=scheme, base_url=live_server.url
+    )
+    page = context.new_page()
+    page.goto("/")
+    body_background = "getComputedStyle(document.body).backgroundColor"
+
+    assert page.evaluate(body_background) == background
+    page.get_by_role("button", name="Dark").click()
+    expect(page.locator("html")).to_have_class("theme-dark")
+    assert page.evaluate(body_background) == "rgb(16, 19, 23)"
+    page.get_by_role("button", name="Auto").click()
+    expect(page.locator("html")).to_have_class("theme-auto")
+    assert page.evaluate(body_background) == background
+    context.close()

@@ -20,6 +20,7 @@ from tracker.models import (
     Deal,
     DealEvent,
     DealPlayer,
+    Invite,
     LedgerLine,
     Payment,
     Player,
@@ -36,6 +37,9 @@ from tracker.services import (
     deal_event_record,
     deal_tap,
     deal_undo,
+    invite_create,
+    invite_revoke,
+    player_claim,
     session_create,
     share_link_create,
     share_link_revoke,
@@ -149,6 +153,10 @@ def played_circle(circle, actor, cara):
         event = scoring.Hand(player=p[player], cards=cards)
         deal_event_record(deal_id=deal.pk, event=event, actor=actor)
     deal_tap(deal_id=open_deal(sunday).pk, player_id=p["Alice"], actor=actor)  # left open
+    # Cara says she is Cara; an invite made, one revoked.
+    player_claim(player=circle.players.get(name="Cara"), actor=Actor(user=cara))
+    invite_create(circle=circle, actor=actor, max_uses=None)
+    invite_revoke(invite_id=invite_create(circle=circle, actor=actor).pk, actor=actor)
     return circle
 
 
@@ -201,7 +209,7 @@ def test_export_then_import_gives_the_same_game_back(played_circle):
     exported = as_json(export_circle(played_circle, with_tokens=True))
     remove(played_circle)
 
-    restored = import_circle(exported)
+    restored = import_circle(exported, map_members=True)
 
     assert game(restored) == before
     assert as_json(export_circle(restored, with_tokens=True)) == exported
@@ -212,7 +220,7 @@ def test_imported_ledgers_equal_a_fresh_recomputation(played_circle):
     exported = as_json(export_circle(played_circle))
     remove(played_circle)
 
-    restored = import_circle(exported)
+    restored = import_circle(exported, map_members=True)
 
     deals = Deal.objects.filter(session__circle=restored).select_related("session")
     assert deals.count() == 5
@@ -240,7 +248,7 @@ def test_an_older_exports_cutup_beaten_was_beaten_by_a_cutup(played_circle):
     cutup_beaten["beaten_with"] = ""
     remove(played_circle)
 
-    restored = import_circle(exported)
+    restored = import_circle(exported, map_members=True)
 
     event = DealEvent.objects.get(deal__session__circle=restored, type="cutup_beaten")
     assert event.beaten_with == "cutup"
@@ -253,7 +261,7 @@ def test_an_older_export_without_five_consecutive_pairs_imports_it_off(played_ci
         del session["five_consecutive_pairs"]
     remove(played_circle)
 
-    restored = import_circle(exported)
+    restored = import_circle(exported, map_members=True)
 
     assert [s.five_consecutive_pairs for s in restored.sessions.order_by("started_at")] == [
         False,
@@ -300,7 +308,7 @@ def test_links_imported_without_tokens_come_back_revoked(played_circle):
     old_tokens = set(ShareLink.objects.values_list("token", flat=True))
     remove(played_circle)
 
-    restored = import_circle(exported)
+    restored = import_circle(exported, map_members=True)
 
     links = ShareLink.objects.filter(session__circle=restored)
     assert [(link.role, link.revoked_at is not None) for link in links.order_by("pk")] == [
@@ -316,7 +324,7 @@ def test_import_refuses_a_circle_that_exists(played_circle):
     counts = [model.objects.count() for model in (Circle, Session, Deal, Tap)]
 
     with pytest.raises(BackupError, match='host already has a circle named "Friday table"'):
-        import_circle(exported)
+        import_circle(exported, map_members=True)
 
     assert [model.objects.count() for model in (Circle, Session, Deal, Tap)] == counts
 
@@ -325,7 +333,7 @@ def test_import_creates_missing_accounts_without_a_password(played_circle, djang
     exported = json.loads(json.dumps(export_circle(played_circle)).replace('"cara"', '"newcomer"'))
     exported["circle"]["name"] = "Friday table, restored"
 
-    restored = import_circle(exported)
+    restored = import_circle(exported, map_members=True)
 
     newcomer = django_user_model.objects.get(username="newcomer")
     assert not newcomer.has_usable_password()
@@ -341,7 +349,7 @@ def test_import_is_all_or_nothing(played_circle):
     counts = [model.objects.count() for model in (Circle, Player, Session, Deal, LedgerLine)]
 
     with pytest.raises(BackupError, match="malformed: KeyError"):
-        import_circle(exported)
+        import_circle(exported, map_members=True)
 
     assert [
         model.objects.count() for model in (Circle, Player, Session, Deal, LedgerLine)
@@ -358,7 +366,7 @@ def test_import_is_all_or_nothing(played_circle):
 )
 def test_import_refuses_what_is_not_an_export(data, message):
     with pytest.raises(BackupError, match=message):
-        import_circle(data)
+        import_circle(data, map_members=True)
 
 
 def test_export_takes_the_same_queries_however_long_the_circle(played_circle, circle, actor):
@@ -405,6 +413,7 @@ def test_export_covers_every_field(played_circle):
         DealEvent: deal["events"][0],
         LedgerLine: deal["ledger"][0],
         Payment: friday["payments"][0],
+        Invite: exported["invites"][1],  # the revoked one: every field set
     }
 
     missing = {
@@ -427,13 +436,13 @@ def test_commands_export_and_import_a_file(played_circle, tmp_path, capsys):
     call_command("export_circle", str(played_circle.pk), "--output", str(path))
     remove(played_circle)
 
-    call_command("import_circle", str(path))
+    call_command("import_circle", str(path), "--map-members")
 
     out = capsys.readouterr().out
     assert out.startswith('Imported circle "Friday table": 5 players, 2 sessions, 5 deals as ')
     assert game(Circle.objects.get()) == before
     with pytest.raises(CommandError, match="Nothing imported: host already has a circle"):
-        call_command("import_circle", str(path))
+        call_command("import_circle", str(path), "--map-members")
 
 
 def test_export_command_writes_to_standard_output(circle, capsys):
@@ -445,3 +454,64 @@ def test_export_command_writes_to_standard_output(circle, capsys):
 def test_export_command_names_an_unknown_circle():
     with pytest.raises(CommandError, match="There is no circle 999."):
         call_command("export_circle", "999")
+
+
+# --- Who gets an imported circle --------------------------------------------------------
+
+
+def test_an_import_without_an_owner_or_the_members_flag_is_refused(played_circle):
+    exported = as_json(export_circle(played_circle))
+    remove(played_circle)
+
+    with pytest.raises(BackupError, match="Say who gets the circle"):
+        import_circle(exported)
+
+
+def test_an_import_for_one_owner_gives_nobody_else_the_circle(played_circle, django_user_model):
+    exported = as_json(export_circle(played_circle))
+    remove(played_circle)
+    # Someone registered the usernames of the export's members here.
+    squatter = django_user_model.objects.get(username="cara")
+    operator = django_user_model.objects.create_user(username="operator", password="x")
+
+    restored = import_circle(exported, owner="operator")
+
+    assert restored.owner == operator
+    assert list(restored.members.all()) == [operator]
+    assert not restored.players.filter(user__isnull=False).exists()
+    assert not Circle.objects.filter(members=squatter).exists()
+
+
+def test_an_import_for_an_owner_who_is_not_here_is_refused(played_circle):
+    exported = as_json(export_circle(played_circle))
+
+    with pytest.raises(BackupError, match="There is no account 'nobody' here"):
+        import_circle(exported, owner="nobody")
+
+
+def test_mapped_members_keep_their_this_is_me(played_circle):
+    exported = as_json(export_circle(played_circle))
+    remove(played_circle)
+
+    restored = import_circle(exported, map_members=True)
+
+    assert restored.players.get(name="Cara").user.username == "cara"
+    assert sorted(restored.members.values_list("username", flat=True)) == ["cara", "host"]
+
+
+def test_invites_without_their_tokens_come_in_revoked(played_circle):
+    exported = as_json(export_circle(played_circle))
+    remove(played_circle)
+
+    restored = import_circle(exported, map_members=True)
+
+    assert restored.invites.count() == 2
+    assert all(invite.revoked_at is not None for invite in restored.invites.all())
+
+
+def test_the_import_command_needs_to_be_told_who_gets_the_circle(played_circle, tmp_path):
+    path = tmp_path / "friday.json"
+    call_command("export_circle", str(played_circle.pk), "--output", str(path))
+
+    with pytest.raises(CommandError, match="one of the arguments --owner --map-members"):
+        call_command("import_circle", str(path))

@@ -11,9 +11,9 @@ import pytest
 from django.db import OperationalError, connection
 from django.http import HttpRequest, HttpResponse
 from django.test import Client
-from rest_framework.authtoken.models import Token
 
 from tracker.middleware import UNAVAILABLE
+from tracker.services import api_token_create
 
 pytestmark = pytest.mark.django_db
 
@@ -83,7 +83,7 @@ def test_database_down_is_json_for_json_clients(client):
 
 
 def test_database_down_in_api_is_503_json(user):
-    token = Token.objects.create(user=user).key
+    token = api_token_create(user=user).key
     api = Client(headers={"Authorization": f"Token {token}"})
 
     with database_down():

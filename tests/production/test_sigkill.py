@@ -21,12 +21,12 @@ from decimal import Decimal
 
 import pytest
 from django.conf import settings
-from rest_framework.authtoken.models import Token
 
 import scoring
 from tests.production.test_serve import GUNICORN, REPO_ROOT, free_port, production_env
 from tracker.models import Deal, LedgerLine, Tap
 from tracker.records import deal_facts
+from tracker.services import api_token_create
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -58,13 +58,15 @@ def start_server(port: int, log) -> subprocess.Popen[bytes]:
     deadline = time.monotonic() + 30
     while True:
         assert process.poll() is None, "gunicorn exited"
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
         try:
-            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
             connection.request("GET", "/healthz")
             if connection.getresponse().status == 200:
                 return process
         except OSError:
             pass
+        finally:
+            connection.close()  # an unclosed socket is a ResourceWarning: an error here
         assert time.monotonic() < deadline, "gunicorn did not come up"
         time.sleep(0.1)
 
@@ -102,7 +104,7 @@ def retry(port: int, path: str, body: dict, token: str, key: str) -> int | None:
 
 
 def test_sigkill_mid_burst_loses_nothing_and_applies_retries_once(make_session, user, tmp_path):
-    token = Token.objects.create(user=user).key
+    token = api_token_create(user=user).key
     tables = []
     for _ in range(TABLES):
         session, players = make_session()

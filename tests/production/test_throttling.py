@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 from django.core.cache import caches
 from django.db import connection
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from tracker import services
+from tracker.services import api_token_create
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -76,7 +76,7 @@ def test_token_requests_are_counted_per_ip_and_forwarded_for_is_not_trusted(user
 
 
 def test_writes_are_throttled_per_account_and_reads_are_not(user, circle, django_user_model):
-    host = client(f"Token {Token.objects.create(user=user).key}")
+    host = client(f"Token {api_token_create(user=user).key}")
     for n in range(3):
         response = host.post(f"/api/circles/{circle.pk}/players/", {"name": f"Player {n}"})
         assert response.status_code == 201, response.content
@@ -90,7 +90,7 @@ def test_writes_are_throttled_per_account_and_reads_are_not(user, circle, django
 
     # Another account, from the same address, has its own count.
     other = django_user_model.objects.create_user(username="other", password="x")
-    guest = client(f"Token {Token.objects.create(user=other).key}")
+    guest = client(f"Token {api_token_create(user=other).key}")
     assert guest.post("/api/circles/", {"name": "Sunday table"}).status_code == 201
 
 
@@ -106,7 +106,7 @@ def test_share_link_writes_are_counted_per_link(user, circle, actor):
     assert_throttled(scorer.post(f"/api/deals/{deal}/undo/"))
     assert scorer.get(f"/api/deals/{deal}/").status_code == 200
     # The host's own writes are counted apart from the link's.
-    host = client(f"Token {Token.objects.create(user=user).key}")
+    host = client(f"Token {api_token_create(user=user).key}")
     assert host.post("/api/circles/", {"name": "Sunday table"}).status_code == 201
 
 
@@ -141,11 +141,17 @@ def settings_in_subprocess(**env: str) -> subprocess.CompletedProcess[str]:
 
 def test_rates_come_from_the_environment():
     defaults = settings_in_subprocess()
-    assert defaults.stdout.strip() == "{'auth': '10/min', 'writes': '120/min'}", defaults.stderr
-    chosen = settings_in_subprocess(THROTTLE_AUTH="5/hour", THROTTLE_WRITES="600/min")
-    assert chosen.stdout.strip() == "{'auth': '5/hour', 'writes': '600/min'}", chosen.stderr
+    assert defaults.stdout.strip() == (
+        "{'auth': '10/min', 'writes': '120/min', 'signup': '5/hour'}"
+    ), defaults.stderr
+    chosen = settings_in_subprocess(
+        THROTTLE_AUTH="5/hour", THROTTLE_WRITES="600/min", THROTTLE_SIGNUP="2/day"
+    )
+    assert chosen.stdout.strip() == (
+        "{'auth': '5/hour', 'writes': '600/min', 'signup': '2/day'}"
+    ), chosen.stderr
     off = settings_in_subprocess(THROTTLE_RATES_OFF="true", THROTTLE_AUTH="5/hour")
-    assert off.stdout.strip() == "{'auth': None, 'writes': None}", off.stderr
+    assert off.stdout.strip() == "{'auth': None, 'writes': None, 'signup': None}", off.stderr
     bad = settings_in_subprocess(THROTTLE_WRITES="lots")
     assert bad.returncode != 0
     assert "THROTTLE_WRITES='lots' is not a rate" in bad.stderr
@@ -161,6 +167,7 @@ def test_servers_share_the_count(tmp_path):
         SECURE_SSL_REDIRECT="false",
         THROTTLE_RATES_OFF="false",
         THROTTLE_AUTH="10/min",
+        LOGIN_FAILURE_LIMIT="100",  # the per-address rate, not the lockout (test_lockout)
     )
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "-v0"], cwd=REPO_ROOT, env=env, check=True

@@ -128,6 +128,24 @@ def test_order_new_player_in_the_order_has_no_marks():
 # --- The loser ------------------------------------------------------------------------
 
 
+def test_a_loser_alone_changes_the_loser_and_keeps_the_places():
+    deal = facts(FIVE, rules(), *taps(EVE, ALICE, CARA), Tap(BEN, loser=True))
+
+    corrected, result = correct(deal, loser=DEV)
+
+    assert corrected.records == (*taps(EVE, ALICE, CARA), Tap(DEV, loser=True))
+    assert result.loser == DEV
+    assert result.points == play(deal).points
+
+
+def test_a_loser_alone_who_cannot_be_the_loser_is_refused():
+    deal = facts(FOUR, rules(), *taps(ALICE, CARA, BEN))  # Dev, untapped, lost
+
+    error = refusal(deal, loser=BEN)
+
+    assert error.message.startswith("That correction does not add up")
+
+
 def test_loser_not_in_the_order_is_appended_as_a_loser_tap():
     deal = facts(FIVE, rules(), *taps(EVE, ALICE, CARA), Tap(BEN, loser=True))
 

@@ -101,3 +101,99 @@ def test_a_players_form_for_a_deal_since_filed_changes_nothing(member, table, ac
         list(DealPlayer.objects.filter(deal=new).order_by("seat").values_list("player_id"))
         == seated
     )
+
+
+# --- The circle's members, invites, "this is me", the account page: who may ------------
+# The circle's owner, another member, an account outside the circle, and nobody signed
+# in. A share link reaches none of these pages (they have no /s/<token>/ door).
+
+PAGE_ROLES = ["owner", "member", "stranger", "anonymous"]
+
+
+@pytest.fixture
+def circle_world(circle, user, django_user_model, actor):
+    from tracker.services import invite_create, player_create
+
+    friend = django_user_model.objects.create_user(username="friend", password="x")
+    outsider = django_user_model.objects.create_user(username="outsider", password="x")
+    circle.members.add(friend)
+    alice = player_create(circle=circle, name="Alice")
+    invite = invite_create(circle=circle, actor=actor, max_uses=None)
+    return {
+        "circle": circle.pk,
+        "users": {"owner": user, "member": friend, "stranger": outsider, "anonymous": None},
+        "friend": friend.pk,
+        "alice": alice.pk,
+        "invite": invite,
+    }
+
+
+def page_cases():
+    c = "/circles/{circle}"
+    to_login = 302
+    # name: (method, url, data, owner, member, stranger, anonymous)
+    return {
+        "members page": ("get", c + "/members/", {}, 200, 200, 404, to_login),
+        "invite made": ("post", c + "/invites/", {"days": 7, "uses": "1"}, 302, 302, 404, to_login),
+        "invite revoked": (
+            "post",
+            c + "/invites/revoke/",
+            {"invite": "{invite}"},
+            302,
+            302,
+            404,
+            to_login,
+        ),
+        "member removed": (
+            "post",
+            c + "/members/remove/",
+            {"member": "{friend}"},
+            302,
+            302,
+            404,
+            to_login,
+        ),
+        "circle handed over": (
+            "post",
+            c + "/members/owner/",
+            {"member": "{friend}"},
+            302,
+            403,
+            404,
+            to_login,
+        ),
+        "this is me": ("post", c + "/players/{alice}/me/", {}, 302, 302, 404, to_login),
+        "not me": ("post", c + "/players/{alice}/not-me/", {}, 302, 302, 404, to_login),
+        "account page": ("get", "/accounts/", {}, 200, 200, 200, to_login),
+        "join page": ("get", "/join/{token}/", {}, 302, 302, 200, 200),
+        "join": ("post", "/join/{token}/", {}, 302, 302, 302, to_login),
+    }
+
+
+def fill(text, world):
+    return str(text).format(
+        circle=world["circle"],
+        invite=world["invite"].pk,
+        friend=world["friend"],
+        alice=world["alice"],
+        token=world["invite"].token,
+    )
+
+
+@pytest.mark.parametrize("case", list(page_cases()), ids=list(page_cases()))
+def test_page_permission(client, circle_world, case):
+    from django.db import transaction
+
+    method, url, data, *expected = page_cases()[case]
+    statuses = {}
+    for role in PAGE_ROLES:
+        with transaction.atomic():
+            client.logout()
+            if circle_world["users"][role] is not None:
+                client.force_login(circle_world["users"][role])
+            body = {name: fill(value, circle_world) for name, value in data.items()}
+            response = getattr(client, method)(fill(url, circle_world), {**body, "key": role})
+            statuses[role] = response.status_code
+            transaction.set_rollback(True)
+
+    assert statuses == dict(zip(PAGE_ROLES, expected, strict=True))

@@ -86,6 +86,17 @@ def test_theme_switch_remembers_light(client):
     assert 'class="theme-light"' in client.get("/").text
 
 
+def test_the_theme_follows_the_phone_until_picked_and_auto_forgets_the_pick(client):
+    assert 'class="theme-auto"' in client.get("/").text
+    client.post(reverse("set_theme"), {"theme": "dark", "next": "/"})
+    assert 'class="theme-dark"' in client.get("/").text
+
+    response = client.post(reverse("set_theme"), {"theme": "auto", "next": "/"})
+
+    assert response.cookies["theme"].value == ""  # deleted
+    assert 'class="theme-auto"' in client.get("/").text
+
+
 def test_theme_switch_ignores_an_unsafe_next(client):
     response = client.post(reverse("set_theme"), {"theme": "dark", "next": "https://evil.test/"})
 

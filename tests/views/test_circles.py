@@ -35,7 +35,7 @@ def test_adding_a_player_twice_shows_why(member, table, circle):
     )
 
     assert response.status_code == 409
-    assert "alice is already a player in Friday table." in response.text
+    assert "Alice is already a player in Friday table." in response.text
     assert circle.players.count() == 4
 
 
@@ -71,3 +71,25 @@ def test_anonymous_is_sent_to_sign_in(client, circle):
 
     assert response.status_code == 302
     assert response.url.startswith(reverse("login"))
+
+
+def test_a_name_typed_with_a_right_to_left_override_is_kept_without_it(member, circle):
+    member.post(f"/circles/{circle.pk}/players/", {"name": "\u202eevE", "key": "k1"})
+
+    assert list(circle.players.values_list("name", flat=True)) == ["evE"]
+
+
+def test_names_are_isolated_so_a_direction_mark_cannot_turn_a_line(member, circle):
+    from pathlib import Path
+
+    from django.conf import settings
+
+    from tracker.models import Circle
+
+    Circle.objects.filter(pk=circle.pk).update(name="\u202eFriday")  # stored before cleaning
+
+    response = member.get(f"/circles/{circle.pk}/")
+
+    assert "<h1><bdi>\u202eFriday</bdi></h1>" in response.text
+    css = (Path(settings.BASE_DIR) / "static/css/app.css").read_text()
+    assert ".list__title,\n" in css and "unicode-bidi: isolate;" in css

@@ -81,3 +81,29 @@ def test_a_viewer_link_reads_history_but_cannot_correct(client, table, actor):
     assert page.status_code == 200
     assert page.context["form"] is None
     assert response.status_code == 403
+
+
+def test_history_shows_fifty_deals_a_page(member, table, actor):
+    session, players = table
+    play_deals(session, players, 60, actor)  # deals 1-60 filed, 61 open
+    url = reverse("member:deals", kwargs={"session_id": session.pk})
+
+    first = member.get(url)
+    second = member.get(url, {"page": 2})
+
+    assert [card.deal.number for card in first.context["cards"]] == list(range(61, 11, -1))
+    assert [card.deal.number for card in second.context["cards"]] == list(range(11, 0, -1))
+    assert "?page=2" in first.text
+    assert "?page=1" in second.text
+
+
+@pytest.mark.parametrize("page", ["0", "3", "abc", "1.5", "1e3", "\u0663"])
+def test_history_page_that_is_not_there_is_404(member, table, actor, page):
+    session, players = table
+    play_deals(session, players, 60, actor)
+
+    response = member.get(
+        reverse("member:deals", kwargs={"session_id": session.pk}), {"page": page}
+    )
+
+    assert response.status_code == 404

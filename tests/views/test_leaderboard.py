@@ -279,8 +279,8 @@ def test_leaderboard_queries_do_not_grow_with_sessions(
     # 14: the session and the account (2), the circle (1); the selector's players (1),
     # standings totals (1), money in and out (2), 2s made and suffered (2), Guaransheeds
     # (1), deal finishes (1, also the deals' closing order), ledger lines (1), money in and
-    # money out per currency (2).
-    with django_assert_num_queries(14):
+    # money out per currency (2); the player that is you (1): 15.
+    with django_assert_num_queries(15):
         response = member.get(url(circle))
 
     assert response.context["deal_count"] == 2 * nights

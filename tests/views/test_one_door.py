@@ -20,13 +20,13 @@ from html.parser import HTMLParser
 
 import pytest
 from django.core.cache import caches
-from rest_framework.authtoken.models import Token
 
 import scoring
 from tests.api.conftest import client_with
 from tracker.access import Actor
 from tracker.models import Correction, DealEvent, Tap
 from tracker.services import (
+    api_token_create,
     circle_create,
     deal_end,
     deal_tap,
@@ -346,7 +346,7 @@ def test_transfer_refusal_on_member_page_names_no_other_circles_players(
 def test_transfer_refusal_in_api_names_no_other_circles_players(user, table, other_table, path):
     """Defect 4: the API's settlement paid/unpaid refusal names another circle's players."""
     session, _players = table
-    api = client_with(f"Token {Token.objects.create(user=user).key}")
+    api = client_with(f"Token {api_token_create(user=user).key}")
     body = {"from": other_table[STRANGERS[0]], "to": other_table[STRANGERS[1]], "amount": "1.00"}
 
     response = api.post(f"/api/sessions/{session.pk}/settlement/{path}/", body)
@@ -406,7 +406,7 @@ def test_leaderboard_csv_from_page_and_api_have_the_same_file_name(member, user,
     circle_id = session.circle_id
 
     page = member.get(f"/circles/{circle_id}/leaderboard.csv?{query}")
-    api = client_with(f"Token {Token.objects.create(user=user).key}").get(
+    api = client_with(f"Token {api_token_create(user=user).key}").get(
         f"/api/circles/{circle_id}/leaderboard.csv?{query}"
     )
 

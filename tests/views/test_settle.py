@@ -42,7 +42,7 @@ def test_mark_paid_strikes_the_line_and_keeps_the_others(member, table, actor):
     assert response.status_code == 200
     assert response.text.startswith('<section id="transfers"')
     assert [t.paid for t in response.context["transfers"]] == [False, True, False]
-    assert "<del>Dev → Ben</del>" in response.text
+    assert "<del><bdi>Dev</bdi> → <bdi>Ben</bdi></del>" in response.text
 
     again = member.post(paid_url, {**line, "undo": "1"}, **htmx())
     assert [t.paid for t in again.context["transfers"]] == [False, False, False]

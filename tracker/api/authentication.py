@@ -1,24 +1,58 @@
-"""Share links as API credentials: `Authorization: Share <token>` (SPEC 7).
+"""API credentials: an account's token (`Authorization: Token <key>`), or a share link
+(`Authorization: Share <token>`, SPEC 7).
 
-A link authenticates no account: `request.user` stays anonymous and `request.auth` is the
-`ShareLink`. The token is looked up as the pages look it up (`access.link_by_token`);
-what the link may do is decided in `tracker.access`.
+A token is checked by `services.api_token_check` (its digest, the idle limit). A link
+authenticates no account: `request.user` stays anonymous and `request.auth` is the
+`ShareLink`, looked up as the pages look it up (`access.link_by_token`). What either may
+do is decided in `tracker.access`.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.utils.translation import gettext as _
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
-from rest_framework.authentication import BaseAuthentication, get_authorization_header
+from rest_framework.authentication import (
+    BaseAuthentication,
+    TokenAuthentication,
+    get_authorization_header,
+)
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.request import Request
 
 from tracker.access import link_by_token
 from tracker.errors import NotFound
-from tracker.models import ShareLink
+from tracker.models import ApiToken, ShareLink
+from tracker.services.accounts import TokenExpired, api_token_check
 
 KEYWORD = b"share"
+
+
+class ApiTokenAuthentication(TokenAuthentication):
+    """DRF's `Authorization: Token <key>` scheme, against `ApiToken`: a revoked, unknown
+    or idle-expired token is refused (401). `request.auth` is the `ApiToken`."""
+
+    def authenticate_credentials(self, key: str) -> tuple[Any, ApiToken]:
+        try:
+            token = api_token_check(key)
+        except TokenExpired:
+            raise AuthenticationFailed(
+                _(
+                    "This token was not used for %(days)s days and has expired; "
+                    "sign in again for a new one."
+                )
+                % {"days": settings.API_TOKEN_IDLE_DAYS},
+                code="token_expired",
+            ) from None
+        if token is None or not token.user.is_active:
+            raise AuthenticationFailed(
+                _("This token is not valid: it was revoked, or never was one; sign in again."),
+                code="token_not_valid",
+            )
+        return token.user, token
 
 
 class ShareLinkAuthentication(BaseAuthentication):

@@ -14,9 +14,10 @@ from typing import Any, cast
 
 from django.contrib.auth.models import User
 from django.http.request import RawPostDataException
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.exceptions import NotAuthenticated, ValidationError
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import BasePermission
@@ -28,7 +29,7 @@ from rest_framework.views import APIView
 
 from tracker import gate
 from tracker.access import Actor, Role, require
-from tracker.api.authentication import ShareLinkAuthentication
+from tracker.api.authentication import ApiTokenAuthentication, ShareLinkAuthentication
 from tracker.api.exceptions import api_exception_handler
 from tracker.api.pagination import StrictPagination
 from tracker.api.parsers import JSONBodyParser
@@ -69,7 +70,11 @@ class ApiView(APIView):
     """Token, share link or session login (CSRF enforced); `need` maps each HTTP method
     to the least role a caller must have (`tracker.access.Role`)."""
 
-    authentication_classes = [TokenAuthentication, ShareLinkAuthentication, SessionAuthentication]
+    authentication_classes = [
+        ApiTokenAuthentication,
+        ShareLinkAuthentication,
+        SessionAuthentication,
+    ]
     permission_classes = [RolePermission]
     parser_classes = PARSERS
     need: dict[str, Role] = {}
@@ -98,6 +103,13 @@ class ApiView(APIView):
 
 
 Handler = Callable[..., Response]
+
+
+def no_store(response: Response) -> Response:
+    """An answer that shows a token (a share link's, an API token): never kept by a
+    browser or a proxy."""
+    add_never_cache_headers(response)
+    return response
 
 
 def _body(request: Request) -> bytes:
@@ -129,7 +141,8 @@ def gated(handler: Handler) -> Handler:
         if isinstance(outcome, gate.Replay):
             stored = outcome.answer
             data = json.loads(stored.body) if stored.body else None
-            return Response(data, status=stored.status, headers={REPLAYED_HEADER: "true"})
+            replay = Response(data, status=stored.status, headers={REPLAYED_HEADER: "true"})
+            return no_store(replay)  # it may show a token (a share link made)
         return outcome
 
     write.gated = True  # type: ignore[attr-defined]

@@ -5,7 +5,8 @@ status; never a 500 for something a client sent.
   message; a throttled write says how long to wait in `Retry-After`.
 - Validation errors become one readable sentence in `detail`, and the field-by-field
   messages in `fields` (`{"stake": ["..."]}`, nested paths joined with dots).
-- A body that is not JSON, or not a JSON object, is a 400 that says so.
+- A body that is not JSON, or not a JSON object, is a 400 that says so; one too large is
+  a 413, one with too many form fields a 400 (Django's own checks, said in JSON).
 - A database constraint or lock that stops a write (a race the row locks should already
   prevent) is a 409 "try again", not a 500.
 """
@@ -15,6 +16,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from django.conf import settings
+from django.core.exceptions import (
+    RequestDataTooBig,
+    SuspiciousOperation,
+    TooManyFieldsSent,
+    TooManyFilesSent,
+)
 from django.db import IntegrityError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
@@ -25,7 +33,7 @@ from rest_framework.exceptions import APIException, ParseError, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from tracker.errors import Refusal, TooManyWrites
+from tracker.errors import Refusal
 
 # PostgreSQL refusals that mean "someone else got there first; try again".
 RETRYABLE_SQLSTATES = {
@@ -38,7 +46,8 @@ TRY_AGAIN = gettext_lazy("Someone else changed this at the same moment; look aga
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, Refusal):
-        headers = {"Retry-After": str(exc.wait)} if isinstance(exc, TooManyWrites) else None
+        wait = getattr(exc, "wait", None)  # over a rate, locked out: when to retry
+        headers = {"Retry-After": str(wait)} if wait is not None else None
         return Response(
             {"detail": exc.message, "code": exc.code}, status=exc.status, headers=headers
         )
@@ -47,6 +56,29 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     ):
         return Response(
             {"detail": str(TRY_AGAIN), "code": "try_again"}, status=status.HTTP_409_CONFLICT
+        )
+    if isinstance(exc, RequestDataTooBig):
+        return Response(
+            {
+                "detail": _("The request body is too large: at most %(most)s bytes.")
+                % {"most": settings.DATA_UPLOAD_MAX_MEMORY_SIZE},
+                "code": "body_too_large",
+            },
+            status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+        )
+    if isinstance(exc, TooManyFieldsSent | TooManyFilesSent):
+        return Response(
+            {
+                "detail": _("The request has too many fields: at most %(most)s.")
+                % {"most": settings.DATA_UPLOAD_MAX_NUMBER_FIELDS},
+                "code": "too_many_fields",
+            },
+            status=status.HTTP_400_BAD_REQUEST,
+        )
+    if isinstance(exc, SuspiciousOperation):
+        return Response(
+            {"detail": _("The request is not valid."), "code": "bad_request"},
+            status=status.HTTP_400_BAD_REQUEST,
         )
     if isinstance(exc, ParseError) and str(exc.detail).startswith("JSON parse error"):
         exc = ParseError(_("The request body is not valid JSON."))
@@ -62,12 +94,21 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     response = drf_exception_handler(exc, context)
     if response is not None:
         detail = response.data.get("detail") if isinstance(response.data, dict) else None
-        code = exc.default_code if isinstance(exc, APIException) else "error"
+        code = _code(exc)
         response.data = {
             "detail": str(detail if detail is not None else response.data),
             "code": code,
         }
     return response
+
+
+def _code(exc: Exception) -> str:
+    """The stable code: the one the exception was raised with (`token_expired`), else its
+    class's (`not_authenticated`)."""
+    if not isinstance(exc, APIException):
+        return "error"
+    code = getattr(exc.detail, "code", None)
+    return str(code) if isinstance(code, str) else str(exc.default_code)
 
 
 def _sqlstate(exc: Exception) -> str | None:

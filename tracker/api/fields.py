@@ -6,6 +6,7 @@ services and `scoring`.
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -40,6 +41,9 @@ NAME_PATTERN = r"^[^\u0000]*[^\s\u0000][^\u0000]*$"  # something besides spaces
 AMOUNT_PATTERN = r"^0*([1-9][0-9]{0,16}(\.[0-9]{1,3})?|\.([1-9][0-9]{0,2}|0[1-9][0-9]?|00[1-9]))$"
 
 
+DIGITS = re.compile(r"[0-9]{1,19}")
+AMOUNT_TEXT = re.compile(r"[0-9]+(\.[0-9]+)?|\.[0-9]+")
+
 money = money_text  # the API, the CSV export and the pages agree on amounts
 
 
@@ -47,12 +51,18 @@ money = money_text  # the API, the CSV export and the pages agree on amounts
 
 
 class IdField(serializers.IntegerField):
-    """An object id: a whole number from 1."""
+    """An object id: a whole number from 1; as text (a form body), ASCII digits only —
+    Python's int() would read "٣" or " 3" as 3."""
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("min_value", 1)
         kwargs.setdefault("max_value", MAX_ID)
         super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, str) and not DIGITS.fullmatch(data):
+            self.fail("invalid")
+        return int(super().to_internal_value(data))
 
 
 class MoneyField(serializers.DecimalField):
@@ -119,8 +129,12 @@ class AmountField(DecimalStringField):
 
     def to_internal_value(self, data: Any) -> Decimal:  # type: ignore[override]
         text = super().to_internal_value(data)
+        # ASCII digits and a dot only, as the schema's pattern: Decimal would also read
+        # "1_000", "١", "1e6", "NaN" and spaces.
+        if not AMOUNT_TEXT.fullmatch(text.removeprefix("-")):
+            raise self.refusal(_('The %(what)s must be a number such as "1.50".'))
         try:
-            amount = Decimal(text.strip())
+            amount = Decimal(text)
         except InvalidOperation:
             raise self.refusal(_('The %(what)s must be a number such as "1.50".')) from None
         if not amount.is_finite() or amount <= 0:

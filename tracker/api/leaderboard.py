@@ -182,9 +182,14 @@ class LeaderboardOut(serializers.Serializer):
     rows = LeaderboardRowOut(many=True, help_text="One a player, in leaderboard order.")
     head_to_head = HeadToHeadOut(many=True)
     series = SeriesOut(many=True, help_text="One a player, in the order of `rows`.")
+    you = serializers.IntegerField(
+        allow_null=True, help_text='Your player in the circle ("this is me"), or null.'
+    )
 
 
-def leaderboard_data(board: Leaderboard, query: LeaderboardQuery) -> dict[str, Any]:
+def leaderboard_data(
+    board: Leaderboard, query: LeaderboardQuery, you: int | None = None
+) -> dict[str, Any]:
     series = [
         {
             "player": row.player,
@@ -199,6 +204,7 @@ def leaderboard_data(board: Leaderboard, query: LeaderboardQuery) -> dict[str, A
         "rows": LeaderboardRowOut(board.rows, many=True).data,
         "head_to_head": HeadToHeadOut(board.head_to_head, many=True).data,
         "series": series,
+        "you": you,
     }
 
 
@@ -229,8 +235,10 @@ class CircleLeaderboardView(LeaderboardBase):
         checks_query=True,
     )
     def get(self, request: Request, pk: int) -> Response:
-        _circle, _days, board, query = self.leaderboard(pk)
-        return Response(leaderboard_data(board, query))
+        circle, _days, board, query = self.leaderboard(pk)
+        assert self.actor.user is not None  # members only
+        you = selectors.my_player(circle, self.actor.user)
+        return Response(leaderboard_data(board, query, you.pk if you else None))
 
 
 class AnswerWithFirstRenderer(DefaultContentNegotiation):

@@ -71,12 +71,16 @@ THROTTLED = OpenApiResponse(
     io.ErrorOut, description="Too many requests: wait the seconds in Retry-After, then retry."
 )
 READ_ERRORS = {401: ERROR, 403: ERROR, 404: ERROR}
+TOO_LARGE = OpenApiResponse(
+    io.ErrorOut, description="The body is over the size limit (MAX_REQUEST_BYTES): not read."
+)
 WRITE_ERRORS = {
     400: ERROR,
     401: ERROR,
     403: ERROR,
     404: ERROR,
     409: ERROR,
+    413: TOO_LARGE,
     422: ERROR,
     429: THROTTLED,
 }
@@ -120,3 +124,25 @@ class TextFieldExtension(OpenApiSerializerFieldExtension):
         else:
             schema["pattern"] = r"^[^\u0000]+$"
         return schema
+
+
+# Request objects that refuse a key they do not know (the serializers say so too).
+CLOSED_COMPONENTS = ("OptionsIO",)
+
+
+def closed_objects(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """Schema post-processing: `additionalProperties: false` on `CLOSED_COMPONENTS`."""
+    schemas = result.get("components", {}).get("schemas", {})
+    for name in CLOSED_COMPONENTS:
+        if name in schemas:
+            schemas[name]["additionalProperties"] = False
+    return result
+
+
+API_VERSION_PREFIX = "/api/v1/"
+
+
+def versioned_paths_only(endpoints: list[Any], **kwargs: Any) -> list[Any]:
+    """Schema pre-processing: only /api/v1/ (the paths before versioning are aliases of
+    the same views, and would list every operation twice)."""
+    return [endpoint for endpoint in endpoints if endpoint[0].startswith(API_VERSION_PREFIX)]

@@ -46,12 +46,21 @@ class PlayerOut(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
     circle = serializers.IntegerField(source="circle_id")
+    account = serializers.SerializerMethodField(
+        help_text='The member who said "this is me" (a username), or null.'
+    )
+
+    def get_account(self, player: Any) -> str | None:
+        return player.user.get_username() if player.user_id is not None else None
 
 
 # --- Sessions -----------------------------------------------------------------------------
 
 
 class OptionsIO(serializers.Serializer):
+    """The session options; a key that is none of them is refused, naming the ones there
+    are (a misspelt option quietly off would change the money)."""
+
     guaransheed = serializers.BooleanField(default=False)
     got_to_get_in = serializers.BooleanField(default=False)
     instant_wins = serializers.BooleanField(
@@ -66,6 +75,16 @@ class OptionsIO(serializers.Serializer):
         help_text="Seed 000's alternate instant-win hand, 5 consecutive pairs (not including "
         "2s), as the kind `five_consecutive_pairs`; needs `instant_wins`.",
     )
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, dict):
+            unknown = sorted(str(key) for key in data if key not in self.fields)
+            if unknown:
+                raise serializers.ValidationError(
+                    gettext("%(unknown)s: no such option; the options are %(known)s.")
+                    % {"unknown": ", ".join(unknown), "known": ", ".join(self.fields)}
+                )
+        return super().to_internal_value(data)
 
 
 class SessionInput(serializers.Serializer):
@@ -325,15 +344,6 @@ class ShareLinkOut(serializers.Serializer):
     active = serializers.BooleanField(source="is_active")
     created_at = serializers.DateTimeField()
     revoked_at = serializers.DateTimeField(allow_null=True)
-
-
-class TokenInput(serializers.Serializer):
-    username = StringField()
-    password = StringField(trim_whitespace=False, style={"input_type": "password"})
-
-
-class TokenOut(serializers.Serializer):
-    token = serializers.CharField()
 
 
 class ErrorOut(serializers.Serializer):

@@ -9,7 +9,7 @@ from rest_framework.response import Response
 from tracker import selectors, services
 from tracker.access import Role, access_session, access_share_link
 from tracker.api import serializers as io
-from tracker.api.base import ApiView, gated
+from tracker.api.base import ApiView, gated, no_store
 from tracker.api.schema import reads, writes
 
 
@@ -19,7 +19,7 @@ class ShareLinksView(ApiView):
     @reads(io.ShareLinkOut(many=True), summary="The session's share links, newest first")
     def get(self, request: Request, pk: int) -> Response:
         session = access_session(self.actor, pk, need=Role.MEMBER)
-        return Response(io.ShareLinkOut(selectors.share_links(session), many=True).data)
+        return no_store(Response(io.ShareLinkOut(selectors.share_links(session), many=True).data))
 
     @writes(
         io.ShareLinkInput,
@@ -32,7 +32,7 @@ class ShareLinksView(ApiView):
         session = access_session(self.actor, pk, need=Role.MEMBER)
         role = self.valid(io.ShareLinkInput).validated_data["role"]
         link = services.share_link_create(session_id=session.pk, role=role, actor=self.actor)
-        return Response(io.ShareLinkOut(link).data, status=status.HTTP_201_CREATED)
+        return no_store(Response(io.ShareLinkOut(link).data, status=status.HTTP_201_CREATED))
 
 
 class ShareLinkRevokeView(ApiView):
@@ -43,4 +43,4 @@ class ShareLinkRevokeView(ApiView):
     def post(self, request: Request, pk: int) -> Response:
         link = access_share_link(self.actor, pk)
         link = services.share_link_revoke(link_id=link.pk, actor=self.actor)
-        return Response(io.ShareLinkOut(link).data)
+        return no_store(Response(io.ShareLinkOut(link).data))

@@ -1,11 +1,23 @@
 from django.urls import path
 
-from tracker.api import auth, circles, deals, leaderboard, sessions, settlement, share_links
+from tracker.api import (
+    auth,
+    circles,
+    deals,
+    leaderboard,
+    members,
+    sessions,
+    settlement,
+    share_links,
+)
 
 app_name = "api"
 
 urlpatterns = [
     path("auth/token/", auth.AuthTokenView.as_view(), name="auth-token"),
+    path("auth/tokens/", auth.TokenListView.as_view(), name="auth-tokens"),
+    path("auth/tokens/<int:pk>/revoke/", auth.TokenRevokeView.as_view(), name="auth-token-revoke"),
+    path("auth/sign-out/", auth.SignOutView.as_view(), name="auth-sign-out"),
     path("circles/", circles.CircleListView.as_view(), name="circles"),
     path("circles/<int:pk>/", circles.CircleDetailView.as_view(), name="circle"),
     path("circles/<int:pk>/players/", circles.CirclePlayersView.as_view(), name="circle-players"),
@@ -19,7 +31,19 @@ urlpatterns = [
         leaderboard.CircleLeaderboardCsvView.as_view(),
         name="circle-leaderboard-csv",
     ),
+    path("circles/<int:pk>/members/", members.MembersView.as_view(), name="circle-members"),
+    path(
+        "circles/<int:pk>/members/<int:user_id>/",
+        members.MemberDetailView.as_view(),
+        name="circle-member",
+    ),
+    path("circles/<int:pk>/owner/", members.CircleOwnerView.as_view(), name="circle-owner"),
+    path("circles/<int:pk>/invites/", members.InvitesView.as_view(), name="circle-invites"),
+    path("invites/<int:pk>/revoke/", members.InviteRevokeView.as_view(), name="invite-revoke"),
+    path("invites/accept/", members.InviteAcceptView.as_view(), name="invite-accept"),
     path("players/<int:pk>/", circles.PlayerDetailView.as_view(), name="player"),
+    path("players/<int:pk>/claim/", members.PlayerClaimView.as_view(), name="player-claim"),
+    path("players/<int:pk>/unclaim/", members.PlayerUnclaimView.as_view(), name="player-unclaim"),
     path("sessions/", sessions.SessionListView.as_view(), name="sessions"),
     path("sessions/<int:pk>/", sessions.SessionDetailView.as_view(), name="session"),
     path("sessions/<int:pk>/end/", sessions.SessionEndView.as_view(), name="session-end"),

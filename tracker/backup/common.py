@@ -94,6 +94,11 @@ def swap_players(value: Any, swap: Callable[[Any], Any]) -> Any:
 def usernames(data: Mapping[str, Any]) -> set[str]:
     """Every account the document mentions."""
     names = {data["circle"]["owner"], *data["circle"]["members"]}
+    # Who said "this is me", and who made and revoked invites, came later: older exports
+    # lack them.
+    names.update(player.get("user") for player in data["players"])
+    for invite in data.get("invites", []):
+        names.update((invite["created_by"], invite["revoked_by"]))
     for session in data["sessions"]:
         names.add(session["created_by"])
         # Who ended a session, revoked a link or seated the table came later: older

@@ -206,8 +206,27 @@ def export_circle(circle: Circle, *, with_tokens: bool = False) -> dict[str, Any
             "created_at": when(circle.created_at),
         },
         "players": [
-            {"name": player.name, "created_at": when(player.created_at)}
+            {
+                "name": player.name,
+                "created_at": when(player.created_at),
+                "user": username(player.user_id),  # "this is me"
+            }
             for player in circle.players.order_by("pk")
+        ],
+        # Invites, like share links: the token only when asked for (it lets people join).
+        "invites": [
+            {
+                "ref": ref,
+                **({"token": invite.token} if with_tokens else {}),
+                "created_by": username(invite.created_by_id),
+                "created_at": when(invite.created_at),
+                "expires_at": when(invite.expires_at),
+                "max_uses": invite.max_uses,
+                "uses": invite.uses,
+                "revoked_at": when(invite.revoked_at),
+                "revoked_by": username(invite.revoked_by_id),
+            }
+            for ref, invite in enumerate(circle.invites.order_by("pk"), start=1)
         ],
         "sessions": [export_session(session) for session in sessions],
     }

@@ -27,6 +27,7 @@ from tracker.models import (
     Deal,
     DealEvent,
     DealPlayer,
+    Invite,
     LedgerLine,
     Payment,
     Player,
@@ -48,21 +49,34 @@ def missing_usernames(data: Mapping[str, Any]) -> list[str]:
     return sorted(usernames(data) - known)
 
 
-def import_circle(data: Mapping[str, Any]) -> Circle:
+def import_circle(
+    data: Mapping[str, Any], *, owner: str | None = None, map_members: bool = False
+) -> Circle:
     """Store an exported circle; all or nothing.
 
-    Accounts are matched by username; one that does not exist is created with no usable
-    password (its owner sets one with "forgot password" or `manage.py changepassword`).
-    Raises BackupError if the document is not an export, or the owner already has a circle
-    of that name here.
+    Who may see the circle here is the operator's word, never a username that happens to
+    match: with `owner`, the circle comes in owned by that account (which must exist) and
+    it is the only member; with `map_members`, the export's owner and members are the
+    accounts of the same usernames here, and so are the players' "this is me" links.
+    Accounts named in the history (who tapped, corrected, revoked...) are matched by
+    username either way; one that does not exist is created with no usable password.
+    Raises BackupError if the document is not an export, neither `owner` nor
+    `map_members` is given, or the owner already has a circle of that name here.
     """
     check_format(data)
+    if (owner is None) == (not map_members):
+        raise BackupError(
+            "Say who gets the circle: an owner account (the only member), or that the "
+            "export's members are the accounts of the same usernames here."
+        )
+    if owner is not None and not get_user_model().objects.filter(username=owner).exists():
+        raise BackupError(f"There is no account {owner!r} here to own the circle.")
     if not connection.features.can_return_rows_from_bulk_insert:
         # The import maps ids from bulk inserts: PostgreSQL, or SQLite 3.35 and newer.
         raise BackupError("Importing needs PostgreSQL, or SQLite 3.35 or newer.")
     try:
         with transaction.atomic():
-            circle = _import(data)
+            circle = _import(data, owner=owner)
             # Running totals are derived, so they are not exported: rebuild them here.
             for session in circle.sessions.all():
                 session_tallies_rebuild(session=session)
@@ -73,21 +87,21 @@ def import_circle(data: Mapping[str, Any]) -> Circle:
         raise BackupError(f"The export breaks a rule of the database: {error}.") from None
 
 
-def _import(data: Mapping[str, Any]) -> Circle:
+def _import(data: Mapping[str, Any], *, owner: str | None) -> Circle:
+    """`owner`: the account the circle comes in with, alone; None: the export's owner and
+    members (and "this is me" links) by username."""
     circle_data = data["circle"]
-    if Circle.objects.filter(
-        name=circle_data["name"], owner__username=circle_data["owner"]
-    ).exists():
+    owner_name = owner if owner is not None else circle_data["owner"]
+    if Circle.objects.filter(name=circle_data["name"], owner__username=owner_name).exists():
         raise BackupError(
-            f'{circle_data["owner"]} already has a circle named "{circle_data["name"]}" '
+            f'{owner_name} already has a circle named "{circle_data["name"]}" '
             "here; rename or remove it first."
         )
 
     User = get_user_model()
-    users = {
-        user.get_username(): user for user in User.objects.filter(username__in=usernames(data))
-    }
-    for missing in sorted(usernames(data) - set(users)):
+    named = usernames(data) | {owner_name}
+    users = {user.get_username(): user for user in User.objects.filter(username__in=named)}
+    for missing in sorted(named - set(users)):
         user = User(username=missing)
         user.set_unusable_password()
         user.save()
@@ -98,15 +112,28 @@ def _import(data: Mapping[str, Any]) -> Circle:
 
     circle = Circle.objects.create(
         name=circle_data["name"],
-        owner=users[circle_data["owner"]],
+        owner=users[owner_name],
         created_at=parse_when(circle_data["created_at"]),
     )
-    circle.members.set([users[member] for member in circle_data["members"]])
+    if owner is None:
+        circle.members.set([users[member] for member in circle_data["members"]])
+    else:
+        circle.members.set([users[owner]])
+
+    def claimed_by(player: Mapping[str, Any]) -> int | None:
+        # "This is me" only for accounts the operator said are the same people.
+        return user_id(player.get("user")) if owner is None else None
 
     players = Player.objects.bulk_create(
-        Player(circle=circle, name=player["name"], created_at=parse_when(player["created_at"]))
+        Player(
+            circle=circle,
+            name=player["name"],
+            created_at=parse_when(player["created_at"]),
+            user_id=claimed_by(player),
+        )
         for player in data["players"]
     )
+    _import_invites(circle, data.get("invites", []), user_id)
     player_ids = {player.name: player.pk for player in players}
 
     def player_id(name: str | None) -> int | None:
@@ -322,3 +349,31 @@ def event_values(event: Mapping[str, Any]) -> dict[str, Any]:
     if values["type"] == "cutup_beaten" and not values["beaten_with"]:
         values["beaten_with"] = "cutup"
     return values
+
+
+def _import_invites(circle: Circle, rows: Any, user_id: Any) -> None:
+    """Invites as share links are: without its token (the default export), an invite
+    gets a fresh one and comes in revoked, so nobody holds a working invite they were not
+    given; a token already in use here is refused."""
+    invites = []
+    for row in rows:
+        token = row.get("token")
+        revoked_at = parse_when(row["revoked_at"])
+        if token is None:
+            token, revoked_at = secrets.token_urlsafe(32), revoked_at or timezone.now()
+        elif Invite.objects.filter(token=token).exists():
+            raise BackupError("An invite token in the export is already in use here.")
+        invites.append(
+            Invite(
+                circle=circle,
+                token=token,
+                created_by_id=user_id(row["created_by"]),
+                created_at=parse_when(row["created_at"]),
+                expires_at=parse_when(row["expires_at"]),
+                max_uses=row["max_uses"],
+                uses=row["uses"],
+                revoked_at=revoked_at,
+                revoked_by_id=user_id(row["revoked_by"]),
+            )
+        )
+    Invite.objects.bulk_create(invites)

@@ -5,7 +5,8 @@ goes through `tracker.services`; the rules live in `scoring`; stored rows become
 facts in `tracker.records`.
 """
 
-from tracker.models.circles import Circle, Player
+from tracker.models.accounts import ApiToken, token_idle_limit, token_live_since
+from tracker.models.circles import Circle, Invite, Player
 from tracker.models.deals import (
     LIVE,
     Correction,
@@ -25,6 +26,7 @@ from tracker.models.tallies import StandingTally
 __all__ = [
     "LIVE",
     "MONEY",
+    "ApiToken",
     "Circle",
     "Correction",
     "Deal",
@@ -32,6 +34,7 @@ __all__ = [
     "DealPlayer",
     "DealRecord",
     "IdempotencyKey",
+    "Invite",
     "LedgerLine",
     "Payment",
     "Player",
@@ -42,4 +45,6 @@ __all__ = [
     "Tap",
     "WriteCount",
     "counted",
+    "token_idle_limit",
+    "token_live_since",
 ]

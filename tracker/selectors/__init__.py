@@ -2,7 +2,9 @@
 read in a fixed number of queries however long the session or circle grows."""
 
 from tracker.records import DealState, Settlement, TransferView
+from tracker.selectors.accounts import api_tokens
 from tracker.selectors.deals import (
+    DealHistoryPage,
     DealPage,
     RecordPreview,
     Table,
@@ -12,6 +14,7 @@ from tracker.selectors.deals import (
     open_deal,
     record_preview,
     session_deal_history,
+    session_deal_history_page,
     session_deals,
     table,
 )
@@ -24,6 +27,7 @@ from tracker.selectors.leaderboard import (
     circle_leaderboard,
     leaderboard_csv,
 )
+from tracker.selectors.members import Member, circle_invites, circle_members, my_player
 from tracker.selectors.sessions import (
     CirclePage,
     Home,
@@ -54,6 +58,12 @@ from tracker.selectors.standings import (
 )
 
 __all__ = [
+    "my_player",
+    "circle_members",
+    "circle_invites",
+    "Member",
+    "DealHistoryPage",
+    "api_tokens",
     "active_share_links",
     "LEADERBOARD_COLUMNS",
     "CirclePage",
@@ -86,6 +96,7 @@ __all__ = [
     "players_page",
     "session_balances",
     "session_deal_history",
+    "session_deal_history_page",
     "session_deals",
     "session_detail",
     "session_list",

@@ -39,6 +39,32 @@ def session_deal_history(session: Session) -> list[Deal]:
     return list(_with_records(session.deals.order_by("-number")))
 
 
+DEALS_PER_PAGE = 50
+
+
+@dataclass
+class DealHistoryPage:
+    """One page of a session's deals, newest first: `number` of `pages` (at least 1)."""
+
+    deals: list[Deal]
+    number: int
+    pages: int
+
+
+def session_deal_history_page(
+    session: Session, number: int, *, per_page: int = DEALS_PER_PAGE
+) -> DealHistoryPage | None:
+    """Page `number` (from 1) of the session's deals, as `session_deal_history` reads
+    them; None for a page past the last. Queries: the count, then the five."""
+    total = session.deals.count()
+    pages = max(1, -(-total // per_page))
+    if not 1 <= number <= pages:
+        return None
+    start = (number - 1) * per_page
+    deals = _with_records(session.deals.order_by("-number")[start : start + per_page])
+    return DealHistoryPage(deals=list(deals), number=number, pages=pages)
+
+
 def open_deal(session: Session) -> Deal | None:
     """The session's open deal (one query); None once the session has ended."""
     return session.deals.filter(status=Deal.Status.OPEN).first()

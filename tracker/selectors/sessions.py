@@ -33,8 +33,8 @@ def circle_list(actor: Actor) -> QuerySet[Circle]:
 
 
 def circle_players(circle: Circle) -> QuerySet[Player]:
-    """A circle's players by name."""
-    return circle.players.order_by("name", "id")
+    """A circle's players by name, with the member each is linked to."""
+    return circle.players.select_related("user").order_by("name", "id")
 
 
 def share_links(session: Session) -> QuerySet[ShareLink]:
@@ -84,7 +84,9 @@ def circle_page(circle: Circle) -> CirclePage:
     sessions = list(
         circle.sessions.annotate(deal_count=Count("deals", filter=counted("deals__")))[:20]
     )
-    return CirclePage(circle=circle, players=list(circle.players.all()), sessions=sessions)
+    return CirclePage(
+        circle=circle, players=list(circle.players.select_related("user")), sessions=sessions
+    )
 
 
 @dataclass

@@ -7,7 +7,11 @@ a `tracker.errors.Refusal` carrying the HTTP status, a stable code and a sentenc
 person; nothing is written when one is raised.
 """
 
-from tracker.services.accounts import api_token_get
+from tracker.services.accounts import (
+    api_token_create,
+    api_token_revoke,
+    api_tokens_revoke_all,
+)
 from tracker.services.circles import circle_create, circle_rename
 from tracker.services.corrections import deal_correct
 from tracker.services.deals import (
@@ -17,6 +21,15 @@ from tracker.services.deals import (
     deal_tap,
     deal_undo,
 )
+from tracker.services.members import (
+    circle_hand_over,
+    invite_accept,
+    invite_create,
+    invite_revoke,
+    member_remove,
+    player_claim,
+    player_unclaim,
+)
 from tracker.services.payments import transfer_mark_paid, transfer_mark_unpaid
 from tracker.services.players import player_create, player_rename, players_change, players_seat
 from tracker.services.sessions import session_create, session_end
@@ -24,7 +37,16 @@ from tracker.services.share_links import share_link_create, share_link_revoke
 from tracker.services.tallies import session_tallies_rebuild
 
 __all__ = [
-    "api_token_get",
+    "player_unclaim",
+    "player_claim",
+    "member_remove",
+    "invite_revoke",
+    "invite_create",
+    "invite_accept",
+    "circle_hand_over",
+    "api_token_create",
+    "api_token_revoke",
+    "api_tokens_revoke_all",
     "circle_create",
     "circle_rename",
     "deal_correct",

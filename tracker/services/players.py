@@ -12,11 +12,18 @@ from tracker.access import Actor
 from tracker.errors import Conflict, Invalid, refused_by_rules
 from tracker.models import Circle, Deal, DealPlayer, Player, Seat, Session, StandingTally
 from tracker.records import live_records
-from tracker.services.circles import clean_name
+from tracker.services.circles import clean_name, name_key
 from tracker.services.locks import locked_session, open_deal_of
 from tracker.services.results import deal_before, next_opening, reopen
 
 ALREADY_A_PLAYER = gettext_noop("%(name)s is already a player in %(circle)s.")
+# A circle is friends who play together; the bound keeps its pages and leaderboard quick
+# however a scorer link is used (seat a new name, drop it, again and again).
+MOST_PLAYERS_IN_CIRCLE = 500
+CIRCLE_FULL = gettext_noop(
+    "%(circle)s already has %(most)s players, the most a circle holds; seat a player it "
+    "has, or rename one nobody plays as any more."
+)
 NOT_IN_CIRCLE = gettext_noop("There is no player %(id)s in %(circle)s.")
 SEATED_TWICE = gettext_noop("%(name)s is seated twice.")
 BETWEEN_DEALS = gettext_noop(
@@ -24,19 +31,36 @@ BETWEEN_DEALS = gettext_noop(
 )
 
 
+def _taken(circle: Circle, name: str, *, but: int | None = None) -> Player | None:
+    """The circle's player whose name is `name` once both are cleaned and case folded."""
+    key = name_key(name)
+    for player in circle.players.only("pk", "name", "circle_id"):
+        if player.pk != but and name_key(player.name) == key:
+            return player
+    return None
+
+
+def _room_for_one_more(circle: Circle) -> None:
+    if circle.players.count() >= MOST_PLAYERS_IN_CIRCLE:
+        raise Conflict(
+            CIRCLE_FULL, code="circle_full", circle=circle.name, most=MOST_PLAYERS_IN_CIRCLE
+        )
+
+
 @transaction.atomic
 def player_create(*, circle: Circle, name: str) -> Player:
     name = clean_name(name, what="player")
-    if circle.players.filter(name__iexact=name).exists():
-        raise Conflict(ALREADY_A_PLAYER, name=name, circle=circle.name)
+    if taken := _taken(circle, name):
+        raise Conflict(ALREADY_A_PLAYER, name=taken.name, circle=circle.name)
+    _room_for_one_more(circle)
     return Player.objects.create(circle=circle, name=name)
 
 
 @transaction.atomic
 def player_rename(*, player: Player, name: str) -> Player:
     name = clean_name(name, what="player")
-    if player.circle.players.filter(name__iexact=name).exclude(pk=player.pk).exists():
-        raise Conflict(ALREADY_A_PLAYER, name=name, circle=player.circle.name)
+    if taken := _taken(player.circle, name, but=player.pk):
+        raise Conflict(ALREADY_A_PLAYER, name=taken.name, circle=player.circle.name)
     player.name = name
     player.save(update_fields=["name"])
     return player
@@ -47,8 +71,9 @@ def resolve_players(circle: Circle, players: Sequence[int | str]) -> list[Player
 
     Call inside the transaction that seats them: new names are stored here.
     """
-    by_name = {player.name.lower(): player for player in circle.players.all()}
-    by_id = {player.pk: player for player in by_name.values()}
+    circle_players = list(circle.players.all())
+    by_name = {name_key(player.name): player for player in circle_players}
+    by_id = {player.pk: player for player in circle_players}
     seated: list[Player] = []
     for entry in players:
         if isinstance(entry, int):
@@ -57,8 +82,12 @@ def resolve_players(circle: Circle, players: Sequence[int | str]) -> list[Player
             player = by_id[entry]
         else:
             name = clean_name(entry, what="player")
-            player = by_name.get(name.lower()) or Player.objects.create(circle=circle, name=name)
-            by_name[name.lower()] = player
+            found = by_name.get(name_key(name))
+            if found is None:
+                _room_for_one_more(circle)
+                found = Player.objects.create(circle=circle, name=name)
+            player = found
+            by_name[name_key(name)] = player
         if player in seated:
             raise Invalid(SEATED_TWICE, name=player.name)
         seated.append(player)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
 
@@ -36,15 +37,26 @@ def clean_currency(currency: str) -> str:
     return currency
 
 
+# What a stake is written as (the API schema's pattern): ASCII digits, and a fraction after
+# a dot. Python's Decimal reads more ("1_000", "١", "1e6", "NaN", " 1"); none of it is a
+# stake here.
+STAKE_TEXT = re.compile(r"[0-9]+(\.[0-9]+)?")
+NOT_A_STAKE = gettext_noop("The stake must be a number such as 1.00.")
+
+
 def clean_stake(stake: Decimal | str | int) -> Decimal:
     if isinstance(stake, float):
         raise Invalid(
             gettext_noop('The stake is sent as a decimal string such as "1.00", not a float.')
         )
+    text = str(stake)
+    # "-1" is a number, just not a stake: the rules say why ("more than 0").
+    if isinstance(stake, str) and not STAKE_TEXT.fullmatch(text.removeprefix("-")):
+        raise Invalid(NOT_A_STAKE)
     try:
-        value = Decimal(str(stake).strip())
+        value = Decimal(text)
     except InvalidOperation:
-        raise Invalid(gettext_noop("The stake must be a number such as 1.00.")) from None
+        raise Invalid(NOT_A_STAKE) from None
     try:
         scoring.check_stake(value)
     except scoring.ScoringError as error:

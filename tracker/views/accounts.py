@@ -1,27 +1,95 @@
-"""Signing up: an account, and a circle of its own to start a table in."""
+"""Signing up: an account, and a circle of its own to start a table in. Accounts made
+from one address are limited (the `signup` rate, THROTTLE_SIGNUP). The account page: the
+account's API tokens."""
 
 from __future__ import annotations
 
+from typing import cast
+
+from django.conf import settings
 from django.contrib.auth import login
+from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 
-from tracker import services
-from tracker.views import forms
+from tracker import gate, selectors, services
+from tracker.errors import Refusal, TooManyWrites
+from tracker.views import doors, forms
+from tracker.views.doors import member_page, safe_next
+from tracker.views.lockout import client_address
+from tracker.views.screens.words import reason
 
 
 def sign_up(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("home")
     form = forms.SignUpForm(request.POST or None)
+    status = 200
     if request.method == "POST" and form.is_valid():
+        try:
+            gate.throttle_sign_up(client_address(request))
+        except TooManyWrites as refusal:
+            form.add_error(None, reason(refusal))
+            context = _context(request, form)
+            response = render(request, "registration/signup.html", context, status=429)
+            response["Retry-After"] = str(refusal.wait)
+            return response
         user = form.save()
         circle = services.circle_create(
             owner=user, name=_("%(name)s's table") % {"name": user.get_username()}
         )
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        return redirect("session_new", circle_id=circle.pk)
-    return render(
-        request, "registration/signup.html", {"form": form}, status=400 if form.errors else 200
-    )
+        # Signed up from an invite (or another page that sent them here): back to it.
+        return redirect(safe_next(request, reverse("session_new", args=[circle.pk])))
+    if form.errors:
+        status = 400
+    return render(request, "registration/signup.html", _context(request, form), status=status)
+
+
+def _context(request: HttpRequest, form: forms.SignUpForm) -> dict[str, object]:
+    return {"form": form, "next": safe_next(request, "")}
+
+
+# --- The account page: its API tokens -------------------------------------------------
+
+
+@member_page(methods=("GET", "POST"))
+def account(request: HttpRequest) -> HttpResponse:
+    """The signed-in account: its API tokens, each revocable, and all at once. Never
+    cached: it is about credentials."""
+    actor = doors.account(request)
+    user = cast(User, request.user)
+    status = 200
+    message = ""
+    if request.method == "POST":
+        form = forms.TokenRevokeForm(request.POST)
+        if not form.is_valid():
+            message, status = doors.first_error(form), 400
+        else:
+            token = form.cleaned_data["token"]
+            try:
+                doors.write(
+                    request,
+                    actor,
+                    form.cleaned_data["key"],
+                    lambda: (
+                        services.api_token_revoke(user=user, token_id=token)
+                        if token
+                        else services.api_tokens_revoke_all(user=user)
+                    ),
+                )
+            except Refusal as refusal:
+                message, status = reason(refusal), refusal.status
+            else:
+                return redirect("account")
+    context = {
+        "tokens": selectors.api_tokens(user),
+        "message": message,
+        "idle_days": settings.API_TOKEN_IDLE_DAYS,
+    }
+    response = render(request, "registration/account.html", context, status=status)
+    add_never_cache_headers(response)
+    return response

@@ -10,13 +10,14 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 import scoring
 from tracker import selectors, services
 from tracker.access import Role, access_deal_numbered, require
-from tracker.errors import Refusal
+from tracker.errors import NotFound, Refusal
 from tracker.models import Deal, DealEvent, Tap
-from tracker.views import table_forms
+from tracker.views import forms, table_forms
 from tracker.views.doors import SessionPage, first_error, session_page, write
 from tracker.views.screens.sheets import sheets
 from tracker.views.screens.words import (
@@ -41,11 +42,22 @@ class DealCard:
     money: list[MoneyLine]
 
 
+NO_SUCH_PAGE = gettext_noop("There is no page %(page)s of deals.")
+
+
 @session_page()
 def deals(request: HttpRequest, page: SessionPage) -> HttpResponse:
+    """The session's deals, newest first, 50 a page (`?page=2` for older ones): a long
+    night stays quick to show."""
+    wanted = forms.PageForm(request.GET)
+    if not wanted.is_valid():
+        raise NotFound(NO_SUCH_PAGE, page=request.GET.get("page", ""))
+    history = selectors.session_deal_history_page(page.session, wanted.cleaned_data["page"] or 1)
+    if history is None:
+        raise NotFound(NO_SUCH_PAGE, page=wanted.cleaned_data["page"])
     cards = []
     cards_pay = page.session.rules.needs_hands
-    for deal in selectors.session_deal_history(page.session):
+    for deal in history.deals:
         names = {dp.player_id: dp.player.name for dp in deal.deal_players.all()}
         cards.append(
             DealCard(
@@ -60,7 +72,12 @@ def deals(request: HttpRequest, page: SessionPage) -> HttpResponse:
                 money=money_lines(deal.ledger_lines.all(), names),
             )
         )
-    return render(request, "deals/history.html", page.context(cards=cards))
+    pages = {
+        "newer": history.number - 1 if history.number > 1 else None,
+        "older": history.number + 1 if history.number < history.pages else None,
+    }
+    context = page.context(cards=cards, history=history, pages=pages)
+    return render(request, "deals/history.html", context)
 
 
 def _correction_form(deal_page: selectors.DealPage, data: Any = None) -> table_forms.CorrectionForm:

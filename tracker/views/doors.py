@@ -21,6 +21,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.cache import add_never_cache_headers
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
@@ -121,9 +122,14 @@ def session_page(
                 return redirect_to_login(request.get_full_path())
             try:
                 page = reach(request, session_id=session_id, token=token, need=need)
-                return _said_when_to_retry(request, view(request, page, **kwargs))
+                response = _said_when_to_retry(request, view(request, page, **kwargs))
             except Refusal as refusal:
-                return refused(request, refusal)
+                response = refused(request, refusal)
+            if token is not None:
+                # The token is in the address and in every link of the page: a page
+                # reached by it is never kept by a browser's or a proxy's cache.
+                add_never_cache_headers(response)
+            return response
 
         return wrapper
 

@@ -80,6 +80,12 @@ class IdField(forms.IntegerField):
         return super().to_python(value)
 
 
+class PageForm(forms.Form):
+    """`?page=` of a paged list: a whole number from 1 (left out: the first page)."""
+
+    page = IdField(required=False, max_value=10**6)
+
+
 class KeyedForm(forms.Form):
     """A form that writes: it carries the idempotency key its page was rendered with, so
     a retried or doubled submit is applied once (`tracker.views.doors.write`)."""
@@ -89,6 +95,39 @@ class KeyedForm(forms.Form):
 
 class SignUpForm(UserCreationForm):
     """An account; the view gives it a circle of its own."""
+
+
+class TokenRevokeForm(KeyedForm):
+    """Revoke one API token (`token`), or every one (no `token`)."""
+
+    token = IdField(required=False)
+
+
+class MemberForm(KeyedForm):
+    """A member of the circle, by account id (remove, hand over)."""
+
+    member = IdField()
+
+
+INVITE_DAYS_CHOICES = [(1, _("1 day")), (7, _("7 days")), (30, _("30 days"))]
+INVITE_USES_CHOICES = [("1", _("One person")), ("10", _("Up to 10 people")), ("any", _("Anyone"))]
+
+
+class InviteForm(KeyedForm):
+    """A new invite: how long it works, and for how many."""
+
+    days = forms.TypedChoiceField(
+        label=_("Works for"), choices=INVITE_DAYS_CHOICES, coerce=int, initial=7
+    )
+    uses = forms.ChoiceField(label=_("For"), choices=INVITE_USES_CHOICES, initial="1")
+
+    def max_uses(self) -> int | None:
+        uses = self.cleaned_data["uses"]
+        return None if uses == "any" else int(uses)
+
+
+class InviteRevokeForm(KeyedForm):
+    invite = IdField()
 
 
 class CircleForm(KeyedForm):

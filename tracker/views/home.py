@@ -23,9 +23,12 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 def set_theme(request: HttpRequest) -> HttpResponse:
-    """Dark by default; light on request, remembered in a cookie."""
+    """The phone's own light or dark (`prefers-color-scheme`) until a theme is picked;
+    a pick is remembered in a cookie, and "auto" forgets it."""
     response = redirect(safe_next(request, reverse("home")))
     theme = request.POST.get("theme")
     if theme in ("light", "dark"):
         response.set_cookie("theme", theme, max_age=365 * 24 * 3600, samesite="Lax")
+    elif theme == "auto":
+        response.delete_cookie("theme", samesite="Lax")
     return response

@@ -6,7 +6,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from tracker import selectors
-from tracker.views.doors import first_error, member_circle, member_page
+from tracker.views.doors import account, first_error, member_circle, member_page
 from tracker.views.forms import LeaderboardRangeForm
 from tracker.views.screens.leaderboard import leaderboard_context
 
@@ -17,13 +17,15 @@ def leaderboard(request: HttpRequest, circle_id: int) -> HttpResponse:
     and money over the deals. Bad dates say so and show all time, with status 400.
 
     Queries: the session and the account, the circle, the selector's eleven (players, six
-    for the standings, deal finishes, ledger lines, money in and out per currency): 14,
-    however many sessions and deals.
+    for the standings, deal finishes, ledger lines, money in and out per currency), the
+    player that is you: 15, however many sessions and deals.
     """
     circle = member_circle(request, circle_id)
     form = LeaderboardRangeForm(request.GET)
     board = selectors.circle_leaderboard(circle, form.days())
     context = leaderboard_context(circle, form, board, request.GET.get("player"))
+    you = selectors.my_player(circle, account(request).user)  # type: ignore[arg-type]
+    context["you"] = you.pk if you else None
     status = 200 if form.is_valid() else 400
     if request.htmx and not request.htmx.history_restore_request:
         # The head-to-head picker asks for its own section only.

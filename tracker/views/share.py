@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import segno
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 
 from tracker import selectors, services
@@ -16,6 +16,7 @@ from tracker.access import Role, access_share_link
 from tracker.errors import Refusal
 from tracker.models import ShareLink
 from tracker.views.doors import SessionPage, first_error, session_page, write, write_and_show
+from tracker.views.screens.qr import qr_svg
 from tracker.views.screens.words import not_saved
 from tracker.views.table_forms import ShareLinkForm
 
@@ -29,13 +30,6 @@ class ShareCard:
     explain: str
 
 
-def _qr_svg(url: str, title: str) -> str:
-    """The QR code as inline SVG markup: no script, no style attribute."""
-    return segno.make(url, error="m").svg_inline(
-        scale=4, border=2, dark="#000000", light="#ffffff", omitsize=True, title=title
-    )
-
-
 def _card(request: HttpRequest, link: ShareLink) -> ShareCard:
     is_scorer = link.role == ShareLink.Role.SCORER
     path = reverse("link:tap" if is_scorer else "link:standings", kwargs={"token": link.token})
@@ -44,7 +38,7 @@ def _card(request: HttpRequest, link: ShareLink) -> ShareCard:
     return ShareCard(
         link=link,
         url=url,
-        qr_svg=_qr_svg(url, title),
+        qr_svg=qr_svg(url, title),
         title=title,
         explain=(
             _("Opens the tap screen without a login: for the phone passed round the table.")
@@ -64,7 +58,9 @@ def _page(
         missing=[role for role in ShareLink.Role.values if role not in roles],
         message=message,
     )
-    return render(request, "share/page.html", context, status=status)
+    response = render(request, "share/page.html", context, status=status)
+    add_never_cache_headers(response)  # it shows the links' tokens
+    return response
 
 
 @session_page(need=Role.MEMBER, methods=("GET", "POST"))

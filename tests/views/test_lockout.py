@@ -1,0 +1,157 @@
+"""Sign-in lockout (django-axes): after LOGIN_FAILURE_LIMIT wrong passwords for one
+username (from any address) or from one address (for any usernames), signing in is
+refused for LOGIN_LOCKOUT_MINUTES — the login page, the admin's and the API's token
+request alike — with a sentence, the wait and 429."""
+
+from datetime import timedelta
+
+import pytest
+from axes.models import AccessAttempt
+from django.utils import timezone
+
+from tests.api.conftest import client_with
+
+pytestmark = pytest.mark.django_db
+
+LOCKED = (
+    "Too many wrong passwords for this account or from this address: signing in is locked "
+    "for 15 minutes. Wait, then try again."
+)
+RIGHT = "table-of-four"
+
+
+def login(client, username="host", password="wrong-one", address="10.0.0.1", path=None):
+    return client.post(
+        path or "/accounts/login/",
+        {"username": username, "password": password},
+        REMOTE_ADDR=address,
+    )
+
+
+def token(username="host", password="wrong-one", address="10.0.0.1"):
+    return client_with().post(
+        "/api/auth/token/", {"username": username, "password": password}, REMOTE_ADDR=address
+    )
+
+
+def test_five_wrong_passwords_lock_the_login_page(client, user):
+    statuses = [login(client).status_code for _ in range(4)]
+
+    refused = login(client)  # the fifth: locked from here on
+    right = login(client, password=RIGHT)
+
+    assert statuses == [200] * 4  # the form again, saying the password is wrong
+    assert refused.status_code == 429
+    assert right.status_code == 429  # even the right password now
+    assert LOCKED in right.text
+    assert right["Retry-After"] == "900"
+    assert "_auth_user_id" not in client.session
+
+
+def test_one_username_is_locked_from_every_address(client, user):
+    for number in range(5):
+        login(client, address=f"10.0.0.{number}")
+
+    refused = login(client, password=RIGHT, address="10.9.9.9")
+    other = login(client, username="nobody", address="10.9.9.9")
+
+    assert refused.status_code == 429
+    assert other.status_code == 200  # another username from that address is still asked
+
+
+def test_one_address_is_locked_for_every_username(client, user):
+    for number in range(5):
+        login(client, username=f"guess{number}")
+
+    refused = login(client, password=RIGHT)
+
+    assert refused.status_code == 429
+    assert login(client, password=RIGHT, address="10.0.0.2").status_code == 302
+
+
+def test_the_admin_login_is_locked_too(client, user):
+    for _ in range(5):
+        login(client, path="/admin/login/")
+
+    refused = login(client, password=RIGHT, path="/admin/login/")
+
+    assert refused.status_code == 429
+    assert LOCKED in refused.text
+
+
+def test_the_api_token_request_is_locked_with_the_pages(client, user):
+    for _ in range(3):
+        token()
+    for _ in range(2):
+        login(client)  # the same count, through either door
+
+    refused = token(password=RIGHT)
+
+    assert refused.status_code == 429
+    assert refused.json() == {"code": "locked_out", "detail": LOCKED}
+    assert refused["Retry-After"] == "900"
+
+
+def test_the_lock_lifts_after_the_wait(client, user):
+    for _ in range(5):
+        login(client)
+    AccessAttempt.objects.update(attempt_time=timezone.now() - timedelta(minutes=16))
+
+    assert login(client, password=RIGHT).status_code == 302
+
+
+def test_a_right_password_before_the_limit_starts_the_count_again(client, user):
+    for _ in range(4):
+        login(client)
+    assert login(client, password=RIGHT).status_code == 302
+    client.logout()
+
+    for _ in range(4):
+        login(client)
+
+    assert login(client, password=RIGHT).status_code == 302
+
+
+def test_the_lockout_page_is_in_vietnamese(client, user):
+    client.cookies["django_language"] = "vi"
+    for _ in range(5):
+        login(client)
+
+    refused = login(client, password=RIGHT)
+
+    assert refused.status_code == 429
+    assert "15 phút" in refused.text
+
+
+def sign_up(client, number, address="10.0.0.1"):
+    password = "tien-len-table-42"
+    return client.post(
+        "/accounts/signup/",
+        {"username": f"cara{number}", "password1": password, "password2": password},
+        REMOTE_ADDR=address,
+    )
+
+
+def test_accounts_made_from_one_address_are_limited(client, settings):
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {"signup": "5/hour"},
+    }
+    made = []
+    for number in range(5):
+        made.append(sign_up(client, number).status_code)
+        client.logout()
+
+    refused = sign_up(client, 5)
+
+    assert made == [302] * 5
+    assert refused.status_code == 429
+    # The count starts again when the hour (a fixed window) ends.
+    wait = int(refused["Retry-After"])
+    assert 1 <= wait <= 3600
+    minutes = max(1, -(-wait // 60))
+    assert (
+        f"Too many accounts were made from this address; try again in {minutes} minutes."
+        in refused.text
+    )
+    assert sign_up(client, 6, address="10.0.0.2").status_code == 302

@@ -1,0 +1,190 @@
+"""The members page (members, invites with QR codes), joining by an invite link, leaving,
+and "this is me" on the circle page."""
+
+import pytest
+from django.urls import reverse
+
+from tracker.access import Actor
+from tracker.models import Invite
+from tracker.services import invite_create, player_create
+
+pytestmark = pytest.mark.django_db
+
+NO_STORE = "max-age=0, no-cache, no-store, must-revalidate, private"
+
+
+@pytest.fixture
+def friend(django_user_model):
+    return django_user_model.objects.create_user(username="friend", password="x")
+
+
+def members_url(circle):
+    return reverse("circle_members", kwargs={"circle_id": circle.pk})
+
+
+def test_the_members_page_makes_an_invite_with_a_qr_code(member, circle):
+    made = member.post(
+        reverse("circle_invite_new", kwargs={"circle_id": circle.pk}),
+        {"days": "7", "uses": "10", "key": "k1"},
+    )
+    page = member.get(members_url(circle))
+
+    invite = Invite.objects.get()
+    assert made.status_code == 302
+    assert invite.max_uses == 10
+    assert page["Cache-Control"] == NO_STORE
+    assert f"/join/{invite.token}/" in page.text
+    assert "<svg" in page.text
+    assert "host" in page.text and "owner" in page.text
+
+
+@pytest.mark.parametrize("days, uses", [("2", "1"), ("7", "11"), ("abc", "1"), ("7", "")])
+def test_an_invite_form_out_of_its_choices_is_400(member, circle, days, uses):
+    response = member.post(
+        reverse("circle_invite_new", kwargs={"circle_id": circle.pk}),
+        {"days": days, "uses": uses, "key": "k1"},
+    )
+
+    assert response.status_code == 400
+    assert not Invite.objects.exists()
+
+
+def test_an_invite_link_asks_a_stranger_to_sign_in_then_joins(client, circle, actor, friend):
+    invite = invite_create(circle=circle, actor=actor)
+    url = reverse("join", kwargs={"token": invite.token})
+
+    anonymous = client.get(url)
+    client.force_login(friend)
+    asked = client.get(url)
+    joined = client.post(url, {"key": "k1"})
+
+    assert anonymous.status_code == 200
+    assert anonymous["Cache-Control"] == NO_STORE
+    assert f"/accounts/login/?next=/join/{invite.token}/" in anonymous.text
+    assert f"/accounts/signup/?next=/join/{invite.token}/" in anonymous.text
+    assert "Friday table" in asked.text
+    assert joined.status_code == 302
+    assert joined.url == reverse("circle", kwargs={"circle_id": circle.pk})
+    assert circle.members.filter(pk=friend.pk).exists()
+    assert client.get(joined.url).status_code == 200
+
+
+def test_signing_up_from_an_invite_comes_back_to_it(client, circle, actor):
+    invite = invite_create(circle=circle, actor=actor)
+    url = reverse("join", kwargs={"token": invite.token})
+    password = "tien-len-table-42"
+
+    response = client.post(
+        f"/accounts/signup/?next={url}",
+        {"username": "newbie", "password1": password, "password2": password, "next": url},
+    )
+
+    assert response.status_code == 302
+    assert response.url == url
+    assert client.post(url, {"key": "k1"}).status_code == 302
+    assert circle.members.filter(username="newbie").exists()
+
+
+def test_a_get_of_an_invite_link_changes_nothing(client, circle, actor, friend):
+    invite = invite_create(circle=circle, actor=actor)
+    client.force_login(friend)
+
+    client.get(reverse("join", kwargs={"token": invite.token}))
+
+    assert not circle.members.filter(pk=friend.pk).exists()
+
+
+@pytest.mark.parametrize("token", ["nope", "%00", "a%E2%80%AEb"])
+def test_an_invite_link_that_is_no_invite_is_404(client, friend, token):
+    client.force_login(friend)
+
+    response = client.get(f"/join/{token}/")
+
+    assert response.status_code == 404
+    assert "This invite link is not valid; ask for a new one." in response.text
+
+
+def test_a_used_up_invite_link_says_so(client, circle, actor, friend):
+    invite = invite_create(circle=circle, actor=actor)
+    Invite.objects.update(uses=1)
+    client.force_login(friend)
+
+    response = client.get(reverse("join", kwargs={"token": invite.token}))
+
+    assert response.status_code == 404
+    assert "This invite has been used as often as it may be" in response.text
+
+
+def test_the_owner_removes_a_member_on_the_page(member, circle, friend):
+    circle.members.add(friend)
+
+    response = member.post(
+        reverse("circle_member_remove", kwargs={"circle_id": circle.pk}),
+        {"member": friend.pk, "key": "k1"},
+    )
+
+    assert response.status_code == 302
+    assert not circle.members.filter(pk=friend.pk).exists()
+
+
+def test_a_member_leaves_on_the_page(client, circle, friend):
+    circle.members.add(friend)
+    client.force_login(friend)
+
+    response = client.post(
+        reverse("circle_member_remove", kwargs={"circle_id": circle.pk}),
+        {"member": friend.pk, "key": "k1"},
+    )
+
+    assert response.status_code == 302
+    assert response.url == "/"
+    assert client.get(members_url(circle)).status_code == 404
+
+
+def test_the_owner_leaving_is_refused_on_the_page(member, circle, user):
+    response = member.post(
+        reverse("circle_member_remove", kwargs={"circle_id": circle.pk}),
+        {"member": user.pk, "key": "k1"},
+    )
+
+    assert response.status_code == 409
+    assert "hand it to another member first" in response.text
+
+
+@pytest.mark.parametrize("value", ["abc", "1.5", "1e3", "NaN", "\u0663", ""])
+def test_a_member_form_with_no_id_is_400(member, circle, value):
+    response = member.post(
+        reverse("circle_member_remove", kwargs={"circle_id": circle.pk}),
+        {"member": value, "key": "k1"},
+    )
+
+    assert response.status_code == 400
+
+
+def test_this_is_me_on_the_circle_page(member, circle, user):
+    alice = player_create(circle=circle, name="Alice")
+
+    response = member.post(
+        reverse("player_claim", kwargs={"circle_id": circle.pk, "player_id": alice.pk}),
+        {"key": "k1"},
+    )
+    page = member.get(reverse("circle", kwargs={"circle_id": circle.pk}))
+
+    alice.refresh_from_db()
+    assert response.status_code == 302
+    assert alice.user == user
+    assert "This is not me" in page.text
+
+
+def test_the_leaderboard_page_marks_you(member, circle, user, make_session):
+    from tests.views.helpers import play_deals
+
+    session, players = make_session()
+    play_deals(session, players, 1, Actor(user=user))
+    players["Cara"].user = user
+    players["Cara"].save()
+
+    page = member.get(reverse("circle_leaderboard", kwargs={"circle_id": circle.pk}))
+
+    assert page.context["you"] == players["Cara"].pk
+    assert 'Cara <span class="pill">you</span>' in page.text

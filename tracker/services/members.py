@@ -1,0 +1,160 @@
+"""Who belongs to a circle: invite links, joining by one, leaving, the owner removing a
+member or handing the circle over, and a member saying which player they are.
+
+A circle has one owner (`Circle.owner`), who is also a member. Any member may make and
+revoke invites. The owner may remove a member and hand the circle to another member; a
+member may leave; the owner cannot leave (hand the circle over first), so a circle always
+has its owner among its members.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_noop
+
+from tracker.access import Actor, check_invite, invite_by_token
+from tracker.errors import Conflict, Forbidden, Invalid, NotFound
+from tracker.models import Circle, Invite, Player
+
+INVITE_DAYS = (1, 30)  # an invite lasts 1 to 30 days
+INVITE_USES = (1, 100)  # for 1 to 100 joins, or any number (None)
+LIVE_INVITES = 20  # a circle's invites that work at once
+
+NO_MEMBER = gettext_noop("There is no member %(id)s in this circle.")
+OWNER_ONLY = gettext_noop("Only the circle's owner can do this.")
+OWNER_STAYS = gettext_noop("The owner cannot leave the circle: hand it to another member first.")
+ALREADY_OWNER = gettext_noop("%(name)s already owns this circle.")
+INVITE_DAYS_RANGE = gettext_noop("An invite lasts 1 to 30 days.")
+INVITE_USES_RANGE = gettext_noop("An invite is for 1 to 100 people, or for any number.")
+TOO_MANY_INVITES = gettext_noop(
+    "This circle already has %(most)s invites that work; revoke one first."
+)
+ALREADY_REVOKED = gettext_noop("This invite was already revoked.")
+CLAIMED = gettext_noop("%(name)s is already linked to another member.")
+NOT_YOURS = gettext_noop("%(name)s is not linked to you.")
+
+
+def _locked_circle(circle_id: int) -> Circle:
+    return Circle.objects.select_for_update().get(pk=circle_id)
+
+
+@transaction.atomic
+def invite_create(
+    *, circle: Circle, actor: Actor, days: int = 7, max_uses: int | None = 1
+) -> Invite:
+    """An invite link to `circle`, for `max_uses` joins (None: any number) over `days`."""
+    if not INVITE_DAYS[0] <= days <= INVITE_DAYS[1]:
+        raise Invalid(INVITE_DAYS_RANGE, code="invite_days")
+    if max_uses is not None and not INVITE_USES[0] <= max_uses <= INVITE_USES[1]:
+        raise Invalid(INVITE_USES_RANGE, code="invite_uses")
+    circle = _locked_circle(circle.pk)
+    live = [invite for invite in circle.invites.all() if invite.is_active]
+    if len(live) >= LIVE_INVITES:
+        raise Conflict(TOO_MANY_INVITES, code="too_many_invites", most=LIVE_INVITES)
+    now = timezone.now()
+    return Invite.objects.create(
+        circle=circle,
+        token=secrets.token_urlsafe(32),
+        created_by=actor.user,
+        created_at=now,
+        expires_at=now + timedelta(days=days),
+        max_uses=max_uses,
+    )
+
+
+@transaction.atomic
+def invite_revoke(*, invite_id: int, actor: Actor) -> Invite:
+    invite = Invite.objects.select_for_update().get(pk=invite_id)
+    if invite.revoked_at is not None:
+        raise Conflict(ALREADY_REVOKED, code="invite_revoked")
+    invite.revoked_at, invite.revoked_by = timezone.now(), actor.user
+    invite.save(update_fields=["revoked_at", "revoked_by"])
+    return invite
+
+
+@transaction.atomic
+def invite_accept(*, token: str, user: User) -> Circle:
+    """Join the invite's circle as a member. A member already is one: nothing changes and
+    the invite is not used up. The invite row is locked, so its last use goes to one."""
+    found = invite_by_token(token)
+    invite = Invite.objects.select_for_update().select_related("circle").get(pk=found.pk)
+    check_invite(invite)  # again, under the lock: the last use goes to one only
+    circle = invite.circle
+    if circle.members.filter(pk=user.pk).exists():
+        return circle
+    circle.members.add(user)
+    invite.uses += 1
+    invite.save(update_fields=["uses"])
+    return circle
+
+
+def _member(circle: Circle, user_id: int) -> User:
+    member = circle.members.filter(pk=user_id).first()
+    if member is None:
+        raise NotFound(NO_MEMBER, id=user_id)
+    return member
+
+
+@transaction.atomic
+def member_remove(*, circle: Circle, user_id: int, actor: Actor) -> None:
+    """The owner removes a member, or a member leaves (`user_id` is their own). Their
+    "this is me" goes with them; the players and everything recorded stay."""
+    circle = _locked_circle(circle.pk)
+    member = _member(circle, user_id)
+    assert actor.user is not None
+    if member.pk == circle.owner_id:
+        raise Conflict(OWNER_STAYS, code="owner_stays")
+    if actor.user.pk not in (member.pk, circle.owner_id):
+        raise Forbidden(OWNER_ONLY, code="owner_only")
+    circle.members.remove(member)
+    circle.players.filter(user=member).update(user=None)
+
+
+@transaction.atomic
+def circle_hand_over(*, circle: Circle, user_id: int, actor: Actor) -> Circle:
+    """The owner makes another member the owner (and stays a member)."""
+    circle = _locked_circle(circle.pk)
+    assert actor.user is not None
+    if actor.user.pk != circle.owner_id:
+        raise Forbidden(OWNER_ONLY, code="owner_only")
+    member = _member(circle, user_id)
+    if member.pk == circle.owner_id:
+        raise Conflict(ALREADY_OWNER, code="already_owner", name=member.get_username())
+    circle.owner = member
+    circle.save(update_fields=["owner"])
+    return circle
+
+
+@transaction.atomic
+def player_claim(*, player: Player, actor: Actor) -> Player:
+    """ "This is me": the player is the caller's in this circle (a player they claimed
+    before in the circle is let go). A player another member claimed is refused."""
+    assert actor.user is not None
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    if player.user_id not in (None, actor.user.pk):
+        raise Conflict(CLAIMED, code="player_claimed", name=player.name)
+    Player.objects.filter(circle_id=player.circle_id, user=actor.user).exclude(pk=player.pk).update(
+        user=None
+    )
+    player.user = actor.user
+    player.save(update_fields=["user"])
+    return player
+
+
+@transaction.atomic
+def player_unclaim(*, player: Player, actor: Actor) -> Player:
+    """ "Not me": the member who claimed the player, or the circle's owner, lets it go."""
+    assert actor.user is not None
+    player = Player.objects.select_for_update().select_related("circle").get(pk=player.pk)
+    if player.user_id is None:
+        return player
+    if actor.user.pk not in (player.user_id, player.circle.owner_id):
+        raise Forbidden(NOT_YOURS, code="not_your_player", name=player.name)
+    player.user = None
+    player.save(update_fields=["user"])
+    return player
