@@ -19,7 +19,8 @@ from typing import Any, cast
 from django.db.models import QuerySet, Sum
 
 import scoring
-from scoring.settlement import settle
+import scoring.payments
+from scoring.payments import MoneyPaid
 from tracker.models import Deal, DealEvent, DealPlayer, LedgerLine, Payment, Session, Tap
 
 LEDGER_PLACES = Decimal("0.001")
@@ -295,38 +296,99 @@ def balances(lines: QuerySet[LedgerLine]) -> dict[int, Decimal]:
 
 @dataclass
 class TransferView:
+    """A transfer of the settlement: still to pay (`amount` is what is left, `paid_so_far`
+    what part payments took off it), or paid in full (`paid`, by payment `payment`)."""
+
     payer: int
     payee: int
     amount: Decimal
     paid: bool = False
     payment: int | None = None
+    paid_so_far: Decimal = Decimal(0)
 
 
 @dataclass
 class Settlement:
+    """A session's money: the ledger's balances, what is still owed after the payments,
+    the transfers (open ones, and those paid in full, by payer and payee) and every
+    payment, cancelled ones too, oldest first."""
+
     balances: dict[int, Decimal]
     transfers: list[TransferView] = field(default_factory=list)
+    owed: dict[int, Decimal] = field(default_factory=dict)
+    payments: list[Payment] = field(default_factory=list)
+    settled: bool = True
+    open_amount: Decimal = Decimal(0)
+
+    @property
+    def open_transfers(self) -> list[TransferView]:
+        return [transfer for transfer in self.transfers if not transfer.paid]
+
+
+def money_paid(payments: Iterable[Payment]) -> list[MoneyPaid]:
+    """The payments that stand, as scoring reads them, oldest first."""
+    standing = (payment for payment in payments if payment.cancelled_at is None)
+    return [
+        MoneyPaid(
+            ref=payment.pk, payer=payment.payer_id, payee=payment.payee_id, amount=payment.amount
+        )
+        for payment in sorted(standing, key=lambda payment: (payment.paid_at, payment.pk))
+    ]
+
+
+def _settlement(balances: dict[int, Decimal], payments: list[Payment]) -> Settlement:
+    result = scoring.payments.outstanding(balances, money_paid(payments))
+    transfers = [
+        TransferView(
+            payer=transfer.payer,
+            payee=transfer.payee,
+            amount=transfer.amount,
+            paid_so_far=transfer.paid,
+        )
+        for transfer in result.transfers
+    ] + [
+        TransferView(
+            payer=transfer.payer,
+            payee=transfer.payee,
+            amount=transfer.amount,
+            paid=True,
+            payment=transfer.payments[-1],
+        )
+        for transfer in result.paid
+    ]
+    return Settlement(
+        balances=balances,
+        transfers=sorted(transfers, key=lambda t: (t.payer, t.payee, t.paid)),
+        owed={player: owed.quantize(LEDGER_PLACES) for player, owed in result.owed.items()},
+        payments=payments,
+        settled=result.settled,
+        open_amount=result.open_amount.quantize(LEDGER_PLACES),
+    )
 
 
 def settlement_of(session: Session) -> Settlement:
-    """Balances and the fewest transfers that clear them, with payments marked.
-
-    The transfers are computed from the ledger alone, so marking one paid never
-    reshuffles the others. Queries: money in, money out, payments — three.
-    """
+    """Balances, what is still owed after the payments, and the fewest transfers that
+    clear it (`scoring.payments`: paying a transfer never reshuffles the others; a
+    correction after a payment shows the refund). Queries: money in, money out, the
+    payments with who recorded and cancelled them — three."""
     session_balances = balances(LedgerLine.objects.filter(session=session))
-    payments = list(Payment.objects.filter(session=session, cancelled_at__isnull=True))
-    views = []
-    for transfer in settle(session_balances):
-        view = TransferView(payer=transfer.payer, payee=transfer.payee, amount=transfer.amount)
-        for payment in payments:
-            if (payment.payer_id, payment.payee_id, payment.amount) == (
-                transfer.payer,
-                transfer.payee,
-                transfer.amount,
-            ):
-                view.paid, view.payment = True, payment.pk
-                payments.remove(payment)
-                break
-        views.append(view)
-    return Settlement(balances=session_balances, transfers=views)
+    payments = list(
+        Payment.objects.filter(session=session)
+        .select_related("recorded_by", "recorded_via", "cancelled_by", "cancelled_via")
+        .order_by("paid_at", "pk")
+    )
+    return _settlement(session_balances, payments)
+
+
+def settlements_of(session_ids: Iterable[int]) -> dict[int, Settlement]:
+    """The settlement of each session (for lists: which still have money open, and how
+    much). Queries: money in, money out, payments — three, however many sessions."""
+    ids = list(session_ids)
+    by_session = nets(LedgerLine.objects.filter(session_id__in=ids), "session_id")
+    payments: dict[int, list[Payment]] = defaultdict(list)
+    for payment in Payment.objects.filter(session_id__in=ids).order_by("paid_at", "pk"):
+        payments[payment.session_id].append(payment)
+    return {
+        session_id: _settlement(by_session.get(session_id, {}), payments[session_id])
+        for session_id in ids
+    }

@@ -45,6 +45,7 @@ class World:
     filed: int  # deal 1: a 2 cut, then Alice, Cara, Ben out
     open: int  # deal 2, nothing on it yet
     event: int  # the 2 cut on deal 1
+    payment: int  # Dev paid Alice 1.00
     p: dict[str, int]
     links: dict[str, int]
     tokens: dict[str, str]
@@ -71,7 +72,7 @@ def world(user, circle, stranger):
     )
     for name in ("Alice", "Cara", "Ben"):
         deal_tap(deal_id=filed.pk, player_id=p[name], actor=actor)
-    transfer_mark_paid(
+    payment = transfer_mark_paid(
         session_id=session.pk,
         payer_id=p["Dev"],
         payee_id=p["Alice"],
@@ -91,6 +92,7 @@ def world(user, circle, stranger):
         filed=filed.pk,
         open=session.deals.get(status="open").pk,
         event=filed.dealevents.get().pk,
+        payment=payment.pk,
         p=p,
         links={role: link.pk for role, link in links.items()},
         tokens={
@@ -225,6 +227,27 @@ ENDPOINTS = {
         "post",
         lambda w: f"/api/sessions/{w.session}/settlement/unpaid/",
         lambda w: {"from": w.p["Dev"], "to": w.p["Alice"], "amount": "1.00"},
+        200,
+        404,
+        200,
+        403,
+    ),
+    "payments list": Endpoint(
+        "get", lambda w: f"/api/sessions/{w.session}/payments/", None, 200, 404, 200, 200
+    ),
+    "payment record": Endpoint(
+        "post",
+        lambda w: f"/api/sessions/{w.session}/payments/",
+        lambda w: {"from": w.p["Dev"], "to": w.p["Ben"], "amount": "0.50"},
+        201,
+        404,
+        201,
+        403,
+    ),
+    "payment cancel": Endpoint(
+        "post",
+        lambda w: f"/api/sessions/{w.session}/payments/{w.payment}/cancel/",
+        None,
         200,
         404,
         200,

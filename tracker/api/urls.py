@@ -1,6 +1,15 @@
 from django.urls import path
 
-from tracker.api import auth, circles, deals, leaderboard, sessions, settlement, share_links
+from tracker.api import (
+    auth,
+    circles,
+    deals,
+    leaderboard,
+    payments,
+    sessions,
+    settlement,
+    share_links,
+)
 
 app_name = "api"
 
@@ -44,6 +53,16 @@ urlpatterns = [
         "sessions/<int:pk>/settlement/unpaid/",
         settlement.SettlementUnpaidView.as_view(),
         name="settlement-unpaid",
+    ),
+    path(
+        "sessions/<int:pk>/payments/",
+        payments.PaymentsView.as_view(),
+        name="payments",
+    ),
+    path(
+        "sessions/<int:pk>/payments/<int:payment_id>/cancel/",
+        payments.PaymentCancelView.as_view(),
+        name="payment-cancel",
     ),
     path(
         "sessions/<int:pk>/share-links/",

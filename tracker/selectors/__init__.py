@@ -41,8 +41,10 @@ from tracker.selectors.sessions import (
 )
 from tracker.selectors.settlement import (
     session_balances,
+    session_payments,
     session_player_names,
     session_settlement,
+    session_settlements,
 )
 from tracker.selectors.standings import (
     StandingRow,
@@ -85,10 +87,12 @@ __all__ = [
     "session_deals",
     "session_detail",
     "session_list",
+    "session_payments",
     "session_player_names",
     "session_points_by_deal",
     "session_queryset",
     "session_settlement",
+    "session_settlements",
     "session_standings",
     "share_links",
     "standings_by_aggregate",

@@ -17,7 +17,12 @@ from tracker.services.deals import (
     deal_tap,
     deal_undo,
 )
-from tracker.services.payments import transfer_mark_paid, transfer_mark_unpaid
+from tracker.services.payments import (
+    payment_cancel,
+    payment_record,
+    transfer_mark_paid,
+    transfer_mark_unpaid,
+)
 from tracker.services.players import player_create, player_rename, players_change, players_seat
 from tracker.services.sessions import session_create, session_end
 from tracker.services.share_links import share_link_create, share_link_revoke
@@ -33,6 +38,8 @@ __all__ = [
     "deal_event_remove",
     "deal_tap",
     "deal_undo",
+    "payment_cancel",
+    "payment_record",
     "player_create",
     "player_rename",
     "players_change",
