@@ -35,6 +35,8 @@ session_pages = [
     path("deals/<int:number>/add/", deals.deal_add, name="deal_add"),
     path("settle/", settle.settle, name="settle"),
     path("settle/paid/", settle.paid, name="paid"),
+    path("settle/payment/", settle.payment, name="payment"),
+    path("settle/cancel/", settle.payment_cancel, name="payment_cancel"),
     path("share/", share.share, name="share"),
     path("share/revoke/", share.share_revoke, name="share_revoke"),
 ]
