@@ -286,3 +286,59 @@ def test_an_amount_is_read_as_the_reader_types_it(language, typed, amount):
                 TypedAmountField().clean(typed)
         else:
             assert TypedAmountField().clean(typed) == Decimal(amount)
+
+
+def test_the_circle_page_says_which_sessions_still_have_money_open(
+    member, circle, make_session, actor
+):
+    owing, players = make_session()
+    play_deals(owing, players, 1, actor)  # Dev owes 1.00 to each of the others
+    payment_record(
+        session_id=owing.pk,
+        payer_id=players["Dev"].pk,
+        payee_id=players["Alice"].pk,
+        amount=Decimal("1"),
+        actor=actor,
+    )
+    dong, dong_players = make_session(currency="VND", stake="10000")
+    play_deals(dong, dong_players, 1, actor)
+    paid_up, paid_players = make_session(players=("Alice", "Ben"))
+    for name in ("Alice", "Ben"):
+        deal_tap(deal_id=paid_up.deals.get().pk, player_id=paid_players[name].pk, actor=actor)
+    transfer_mark_paid(
+        session_id=paid_up.pk,
+        payer_id=paid_players["Ben"].pk,
+        payee_id=paid_players["Alice"].pk,
+        amount=Decimal("1"),
+        actor=actor,
+    )
+
+    response = member.get(reverse("circle", kwargs={"circle_id": circle.pk}))
+
+    assert response.context["open_by_currency"] == [
+        ("USD", Decimal("2.000")),
+        ("VND", Decimal("30000.000")),
+    ]
+    money = {s.pk: (s.money.settled, s.money.open_amount) for s in response.context["sessions"]}
+    assert money == {
+        owing.pk: (False, Decimal("2.000")),
+        dong.pk: (False, Decimal("30000.000")),
+        paid_up.pk: (True, Decimal("0.000")),
+    }
+    assert "Still to pay:" in response.text
+    assert '30,000<span class="amount__currency"> VND</span></span> to pay' in response.text
+
+
+@pytest.mark.parametrize("sessions", [1, 5])
+def test_the_circle_page_costs_the_same_however_many_sessions(
+    member, circle, make_session, actor, django_assert_num_queries, sessions
+):
+    for _ in range(sessions):
+        session, players = make_session()
+        play_deals(session, players, 2, actor)
+
+    # 1 login session, 2 account, 3 circle, 4 sessions with deal counts, 5 every
+    # session's currency, 6 money received, 7 money paid, 8 payments, 9 players
+    with django_assert_num_queries(9):
+        response = member.get(reverse("circle", kwargs={"circle_id": circle.pk}))
+    assert len(response.context["sessions"]) == sessions
