@@ -107,6 +107,13 @@ def require(actor: Actor, needed: Role) -> None:
     raise Forbidden(VIEWER_READ_ONLY, code="viewer_read_only")
 
 
+def sees_payment_details(actor: Actor) -> bool:
+    """Whether settle up shows this caller how payees are paid (bank accounts, payment
+    links): the circle's members and the scorer link at the table, never a viewer link,
+    which may be shared with anyone."""
+    return actor.role.allows(Role.SCORER)
+
+
 # --- Links ------------------------------------------------------------------------------
 
 

@@ -206,5 +206,5 @@ def test_every_write_endpoint_takes_the_key():
                     getattr(view, method), "gated", False
                 )
 
-    assert len(writes) == 19
+    assert len(writes) == 20
     assert [write for write, wrapped in writes.items() if not wrapped] == []

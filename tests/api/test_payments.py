@@ -98,6 +98,7 @@ def test_a_part_payment_shows_what_is_left(start, api, user):
             "paid": False,
             "payment": None,
             "paid_so_far": "2.00",
+            "pay": None,
         }
     ]
 
@@ -259,8 +260,8 @@ def test_settlement_and_payments_cost_the_same_however_many_payments(
         )
 
     # 1 token, 2 session in reach, 3 money received, 4 money paid, 5 payments with who
-    # recorded and cancelled them
-    with django_assert_num_queries(5):
+    # recorded and cancelled them, 6 the payees' payment details
+    with django_assert_num_queries(6):
         body = settlement(table)
     # 1 token, 2 session in reach, 3 payments with who recorded and cancelled them
     with django_assert_num_queries(3):

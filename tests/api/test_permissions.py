@@ -174,6 +174,18 @@ ENDPOINTS = {
         403,
         403,
     ),
+    "payment details": Endpoint(
+        "get", lambda w: f"/api/players/{w.p['Alice']}/payment-details/", None, 200, 404, 403, 403
+    ),
+    "payment details set": Endpoint(
+        "put",
+        lambda w: f"/api/players/{w.p['Alice']}/payment-details/",
+        lambda w: {"bank_bin": "970436", "account_number": "0011001932418"},
+        200,
+        404,
+        403,
+        403,
+    ),
     "sessions list": Endpoint("get", lambda w: "/api/sessions/", None, 200, 200, 200, 200),
     "session create": Endpoint(
         "post",

@@ -57,7 +57,7 @@ def test_settlement_answers_balances_and_transfers(start, api):
 
     assert response.status_code == 200
     a, b, c, d = (table.p[name] for name in ("Alice", "Ben", "Cara", "Dev"))
-    unpaid = {"paid": False, "payment": None, "paid_so_far": "0.00"}
+    unpaid = {"paid": False, "payment": None, "paid_so_far": "0.00", "pay": None}
     assert response.json() == {
         "currency": "USD",
         "settled": False,

@@ -225,8 +225,9 @@ def test_settle_page_costs_the_same_however_many_payments(
         )
 
     # 1 login session, 2 account, 3 session in reach, 4 money received, 5 money paid,
-    # 6 payments with who recorded and cancelled them, 7 names
-    with django_assert_num_queries(7):
+    # 6 payments with who recorded and cancelled them, 7 names, 8 the payees' payment
+    # details
+    with django_assert_num_queries(8):
         response = member.get(reverse("member:settle", kwargs={"session_id": session.pk}))
     assert len(response.context["payments"]) == payments
 

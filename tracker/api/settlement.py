@@ -3,6 +3,7 @@ payments made; paying a transfer in full, and cancelling such a payment."""
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 from django.utils.translation import gettext_lazy
@@ -26,6 +27,24 @@ class BalanceOut(serializers.Serializer):
     owed = MoneyField(help_text="Still owed: net + payments made − payments received.")
 
 
+class PayOut(serializers.Serializer):
+    bank = serializers.CharField(help_text="The bank's short name, with a VietQR code.")
+    account_number = serializers.CharField()
+    account_name = serializers.CharField()
+    vietqr = serializers.CharField(
+        allow_null=True,
+        help_text="The VietQR payload (VND sessions, a payee with a bank account): the "
+        "amount is in it when it is whole dong.",
+    )
+    vietqr_has_amount = serializers.BooleanField(
+        help_text="The amount is in the code (whole dong); else the payer types it."
+    )
+    link = serializers.CharField(allow_null=True, help_text="The payee's payment link.")
+    link_has_amount = serializers.BooleanField(
+        help_text="The amount is in the link (PayPal.me, Venmo in USD)."
+    )
+
+
 class TransferOut(serializers.Serializer):
     payer = serializers.IntegerField()
     payee = serializers.IntegerField()
@@ -35,6 +54,11 @@ class TransferOut(serializers.Serializer):
         allow_null=True, help_text="The payment that paid it in full."
     )
     paid_so_far = MoneyField(help_text="What part payments already took off it.")
+    pay = PayOut(
+        allow_null=True,
+        help_text="How to pay it from the screen, when the payee has payment details; "
+        "null for a viewer link, which never sees them.",
+    )
 
     def get_fields(self) -> dict[str, Any]:
         return renamed(super().get_fields(), payer="from", payee="to")
@@ -63,13 +87,20 @@ def settlement_data(session: Session, settlement: Settlement, actor: Actor) -> d
         }
         for player in players
     ]
+    pay = selectors.session_pay_options(session, actor, settlement.transfers)
+    transfers = [
+        {**asdict(transfer), "pay": pay.get((transfer.payer, transfer.payee))}
+        if not transfer.paid
+        else {**asdict(transfer), "pay": None}
+        for transfer in settlement.transfers
+    ]
     return SettlementOut(
         {
             "currency": session.currency,
             "settled": settlement.settled,
             "open": settlement.open_amount,
             "balances": balances,
-            "transfers": settlement.transfers,
+            "transfers": transfers,
             "payments": payment_rows(settlement.payments, actor),
         }
     ).data

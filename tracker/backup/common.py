@@ -91,6 +91,7 @@ def swap_players(value: Any, swap: Callable[[Any], Any]) -> Any:
 def usernames(data: Mapping[str, Any]) -> set[str]:
     """Every account the document mentions."""
     names = {data["circle"]["owner"], *data["circle"]["members"]}
+    names.update(details["updated_by"] for details in data.get("payment_details", []))
     for session in data["sessions"]:
         names.add(session["created_by"])
         # Who ended a session, revoked a link or seated the table came later: older

@@ -23,6 +23,7 @@ from tracker.models import (
     DealPlayer,
     LedgerLine,
     Payment,
+    PaymentDetails,
     Seat,
     Session,
     ShareLink,
@@ -208,6 +209,19 @@ def export_circle(circle: Circle, *, with_tokens: bool = False) -> dict[str, Any
         "players": [
             {"name": player.name, "created_at": when(player.created_at)}
             for player in circle.players.order_by("pk")
+        ],
+        # How players are paid (later than version 1's first exports: may be missing).
+        "payment_details": [
+            {
+                "player": name(details.player_id),
+                "bank_bin": details.bank_bin,
+                "account_number": details.account_number,
+                "account_name": details.account_name,
+                "link": details.link,
+                "updated_by": username(details.updated_by_id),
+                "updated_at": when(details.updated_at),
+            }
+            for details in PaymentDetails.objects.filter(player__circle=circle).order_by("pk")
         ],
         "sessions": [export_session(session) for session in sessions],
     }

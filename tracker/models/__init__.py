@@ -19,6 +19,7 @@ from tracker.models.deals import (
 from tracker.models.fields import MONEY
 from tracker.models.idempotency import IdempotencyKey
 from tracker.models.ledger import LedgerLine, Payment
+from tracker.models.payment_details import PaymentDetails
 from tracker.models.sessions import Seat, Session, ShareLink
 from tracker.models.tallies import StandingTally
 
@@ -34,6 +35,7 @@ __all__ = [
     "IdempotencyKey",
     "LedgerLine",
     "Payment",
+    "PaymentDetails",
     "Player",
     "Seat",
     "Session",

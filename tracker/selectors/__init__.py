@@ -22,6 +22,7 @@ from tracker.selectors.leaderboard import (
     circle_leaderboard,
     leaderboard_csv,
 )
+from tracker.selectors.payment_details import player_payment_details
 from tracker.selectors.sessions import (
     CirclePage,
     Home,
@@ -40,7 +41,9 @@ from tracker.selectors.sessions import (
     share_links,
 )
 from tracker.selectors.settlement import (
+    PayOptions,
     session_balances,
+    session_pay_options,
     session_payments,
     session_player_names,
     session_settlement,
@@ -65,6 +68,7 @@ __all__ = [
     "Leaderboard",
     "LeaderboardRow",
     "NewSession",
+    "PayOptions",
     "PlayersPage",
     "Settlement",
     "StandingRow",
@@ -81,12 +85,14 @@ __all__ = [
     "leaderboard_csv",
     "new_session",
     "open_deal",
+    "player_payment_details",
     "players_page",
     "session_balances",
     "session_deal_history",
     "session_deals",
     "session_detail",
     "session_list",
+    "session_pay_options",
     "session_payments",
     "session_player_names",
     "session_points_by_deal",

@@ -17,6 +17,7 @@ from tracker.services.deals import (
     deal_tap,
     deal_undo,
 )
+from tracker.services.payment_details import payment_details_set
 from tracker.services.payments import (
     payment_cancel,
     payment_record,
@@ -39,6 +40,7 @@ __all__ = [
     "deal_tap",
     "deal_undo",
     "payment_cancel",
+    "payment_details_set",
     "payment_record",
     "player_create",
     "player_rename",

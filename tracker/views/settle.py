@@ -17,8 +17,19 @@ from django.utils.translation import gettext as _
 from tracker import selectors, services
 from tracker.access import Role
 from tracker.models import Payment
+from tracker.selectors import PayOptions
 from tracker.views.doors import SessionPage, first_error, session_page, write_and_show
+from tracker.views.screens.qr import qr_svg
 from tracker.views.table_forms import PaymentCancelForm, PaymentForm, TransferForm
+
+
+@dataclass
+class Pay:
+    """How to pay a transfer from the screen: the payee's details (`selectors.PayOptions`)
+    and their VietQR code drawn."""
+
+    options: PayOptions
+    qr_svg: str
 
 
 @dataclass
@@ -31,6 +42,7 @@ class TransferLine:
     paid: bool
     paid_so_far: Decimal
     payment: int | None  # paid in full: the payment that cleared it
+    pay: Pay | None = None  # a member or the scorer link, a payee with details
 
 
 @dataclass
@@ -74,6 +86,7 @@ def _page(
         ),
         key=lambda row: (-row[2], -row[1], row[0].lower()),
     )
+    pay = selectors.session_pay_options(session, page.actor, settlement.transfers, names)
     transfers = [
         TransferLine(
             payer=transfer.payer,
@@ -84,6 +97,7 @@ def _page(
             paid=transfer.paid,
             paid_so_far=transfer.paid_so_far,
             payment=transfer.payment,
+            pay=_pay(pay.get((transfer.payer, transfer.payee)), names.get(transfer.payee, "")),
         )
         for transfer in settlement.transfers
     ]
@@ -100,6 +114,13 @@ def _page(
     )
     template = "settle/_settle.html" if request.htmx else "settle/page.html"
     return render(request, template, context, status=status)
+
+
+def _pay(options: PayOptions | None, payee: str) -> Pay | None:
+    if options is None:
+        return None
+    title = _("VietQR code to pay %(payee)s") % {"payee": payee}
+    return Pay(options=options, qr_svg=qr_svg(options.vietqr, title) if options.vietqr else "")
 
 
 def _payment_line(

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import segno
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -16,6 +15,7 @@ from tracker.access import Role, access_share_link
 from tracker.errors import Refusal
 from tracker.models import ShareLink
 from tracker.views.doors import SessionPage, first_error, session_page, write, write_and_show
+from tracker.views.screens.qr import qr_svg
 from tracker.views.screens.words import not_saved
 from tracker.views.table_forms import ShareLinkForm
 
@@ -29,13 +29,6 @@ class ShareCard:
     explain: str
 
 
-def _qr_svg(url: str, title: str) -> str:
-    """The QR code as inline SVG markup: no script, no style attribute."""
-    return segno.make(url, error="m").svg_inline(
-        scale=4, border=2, dark="#000000", light="#ffffff", omitsize=True, title=title
-    )
-
-
 def _card(request: HttpRequest, link: ShareLink) -> ShareCard:
     is_scorer = link.role == ShareLink.Role.SCORER
     path = reverse("link:tap" if is_scorer else "link:standings", kwargs={"token": link.token})
@@ -44,7 +37,7 @@ def _card(request: HttpRequest, link: ShareLink) -> ShareCard:
     return ShareCard(
         link=link,
         url=url,
-        qr_svg=_qr_svg(url, title),
+        qr_svg=qr_svg(url, title),
         title=title,
         explain=(
             _("Opens the tap screen without a login: for the phone passed round the table.")

@@ -13,6 +13,7 @@ from django.utils.formats import get_format
 from django.utils.translation import gettext_lazy as _
 
 import scoring
+from scoring.vietqr import BANKS
 from tracker.models import DealEvent
 from tracker.records import event_record
 from tracker.services.players import SEAT_CHANGES
@@ -272,3 +273,44 @@ class PaymentCancelForm(KeyedForm):
     """A payment to cancel (entered by mistake); its row is kept."""
 
     payment = IdField()
+
+
+class PaymentDetailsForm(KeyedForm):
+    """How a player is paid: the shape only; the service checks the bank, the account
+    number and the link and says what is wrong."""
+
+    bank_bin = forms.ChoiceField(
+        label=_("Bank"),
+        required=False,
+        choices=[("", "—"), *((bank.bin, bank.short_name) for bank in BANKS)],
+    )
+    account_number = forms.CharField(
+        label=_("Account number"),
+        max_length=40,
+        required=False,
+        widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
+    )
+    account_name = forms.CharField(
+        label=_("Name on the account"),
+        max_length=100,
+        required=False,
+        help_text=_("As the bank shows it, so the payer can check it."),
+        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters"}),
+    )
+    link = forms.CharField(
+        label=_("Payment link"),
+        max_length=400,
+        required=False,
+        help_text=_(
+            "PayPal.me, Venmo, Revolut, MoMo…: paste the link. PayPal.me and Venmo links "
+            "open with the amount filled in."
+        ),
+        widget=forms.TextInput(
+            attrs={
+                "inputmode": "url",
+                "autocomplete": "off",
+                "spellcheck": "false",
+                "placeholder": "https://",
+            }
+        ),
+    )
