@@ -114,6 +114,12 @@ def sees_payment_details(actor: Actor) -> bool:
     return actor.role.allows(Role.SCORER)
 
 
+def sees_account_names(actor: Actor) -> bool:
+    """Whether the caller is told which account recorded something (a payment, a tap in
+    a session download): a member only; a link hears "a member"."""
+    return actor.role is Role.MEMBER
+
+
 # --- Links ------------------------------------------------------------------------------
 
 

@@ -12,6 +12,7 @@ from tracker.views import (
     accounts,
     circles,
     deals,
+    exports,
     home,
     leaderboard,
     payment_details,
@@ -20,6 +21,7 @@ from tracker.views import (
     settle,
     share,
     standings,
+    summary,
     tap,
 )
 
@@ -38,6 +40,9 @@ session_pages = [
     path("settle/paid/", settle.paid, name="paid"),
     path("settle/payment/", settle.payment, name="payment"),
     path("settle/cancel/", settle.payment_cancel, name="payment_cancel"),
+    path("summary/", summary.summary, name="summary"),
+    path("ledger.csv", exports.ledger_csv, name="ledger_csv"),
+    path("session.json", exports.session_json, name="session_json"),
     path("share/", share.share, name="share"),
     path("share/revoke/", share.share_revoke, name="share_revoke"),
 ]
@@ -59,6 +64,7 @@ urlpatterns = [
         leaderboard.leaderboard_csv,
         name="circle_leaderboard_csv",
     ),
+    path("circles/<int:circle_id>/backup.json", exports.circle_backup, name="circle_backup"),
     path("circles/<int:circle_id>/players/", circles.player_add, name="player_add"),
     path(
         "circles/<int:circle_id>/players/<int:player_id>/",

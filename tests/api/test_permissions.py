@@ -174,6 +174,15 @@ ENDPOINTS = {
         403,
         403,
     ),
+    "circle export": Endpoint(
+        "get", lambda w: f"/api/circles/{w.circle}/export/", None, 200, 404, 403, 403
+    ),
+    "session ledger csv": Endpoint(
+        "get", lambda w: f"/api/sessions/{w.session}/ledger.csv", None, 200, 404, 200, 200
+    ),
+    "session export": Endpoint(
+        "get", lambda w: f"/api/sessions/{w.session}/export/", None, 200, 404, 200, 200
+    ),
     "payment details": Endpoint(
         "get", lambda w: f"/api/players/{w.p['Alice']}/payment-details/", None, 200, 404, 403, 403
     ),

@@ -14,7 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tracker import selectors, services
-from tracker.access import Actor, Role, access_session
+from tracker.access import Actor, Role, access_session, sees_account_names
 from tracker.api.base import ApiView, gated
 from tracker.api.fields import AmountField, IdField, MoneyField, StringField, renamed
 from tracker.api.schema import reads, writes
@@ -71,7 +71,7 @@ class PaymentOut(serializers.Serializer):
 
 def payment_rows(payments: Iterable[Payment], actor: Actor) -> list[dict[str, Any]]:
     """What `PaymentOut` reads for each payment; account names only for a member asking."""
-    shown = actor.role is Role.MEMBER
+    shown = sees_account_names(actor)
 
     def account(user: Any) -> str | None:
         return user.get_username() if shown and user is not None else None

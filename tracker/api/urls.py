@@ -4,6 +4,7 @@ from tracker.api import (
     auth,
     circles,
     deals,
+    exports,
     leaderboard,
     payment_details,
     payments,
@@ -29,6 +30,7 @@ urlpatterns = [
         leaderboard.CircleLeaderboardCsvView.as_view(),
         name="circle-leaderboard-csv",
     ),
+    path("circles/<int:pk>/export/", exports.CircleExportView.as_view(), name="circle-export"),
     path("players/<int:pk>/", circles.PlayerDetailView.as_view(), name="player"),
     path(
         "players/<int:pk>/payment-details/",
@@ -44,6 +46,12 @@ urlpatterns = [
         name="session-players",
     ),
     path("sessions/<int:pk>/deals/", sessions.SessionDealsView.as_view(), name="session-deals"),
+    path(
+        "sessions/<int:pk>/ledger.csv",
+        exports.SessionLedgerCsvView.as_view(),
+        name="session-ledger-csv",
+    ),
+    path("sessions/<int:pk>/export/", exports.SessionExportView.as_view(), name="session-export"),
     path("sessions/<int:pk>/standings/", sessions.StandingsView.as_view(), name="standings"),
     path(
         "sessions/<int:pk>/settlement/",

@@ -10,6 +10,7 @@ from typing import Any
 from django.utils.dateparse import parse_datetime
 
 FORMAT = "squarescores.circle"
+SESSION_FORMAT = "squarescores.session"  # one session, downloaded from its pages
 VERSION = 1
 
 SESSION_FIELDS = (

@@ -13,6 +13,7 @@ from tracker.selectors.deals import (
     session_deals,
     table,
 )
+from tracker.selectors.exports import download_name, session_ledger_csv
 from tracker.selectors.leaderboard import (
     LEADERBOARD_COLUMNS,
     DayRange,
@@ -55,6 +56,7 @@ from tracker.selectors.standings import (
     session_standings,
     standings_by_aggregate,
 )
+from tracker.selectors.summary import Summary, session_summary
 
 __all__ = [
     "active_share_links",
@@ -72,6 +74,7 @@ __all__ = [
     "PlayersPage",
     "Settlement",
     "StandingRow",
+    "Summary",
     "Table",
     "TransferView",
     "circle_leaderboard",
@@ -81,6 +84,7 @@ __all__ = [
     "deal_events",
     "deal_page",
     "deal_state",
+    "download_name",
     "home",
     "leaderboard_csv",
     "new_session",
@@ -91,6 +95,7 @@ __all__ = [
     "session_deal_history",
     "session_deals",
     "session_detail",
+    "session_ledger_csv",
     "session_list",
     "session_pay_options",
     "session_payments",
@@ -100,6 +105,7 @@ __all__ = [
     "session_settlement",
     "session_settlements",
     "session_standings",
+    "session_summary",
     "share_links",
     "standings_by_aggregate",
     "table",

@@ -15,7 +15,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 from tracker import selectors, services
-from tracker.access import Role
+from tracker.access import Role, sees_account_names
 from tracker.models import Payment
 from tracker.selectors import PayOptions
 from tracker.views.doors import SessionPage, first_error, session_page, write_and_show
@@ -58,15 +58,17 @@ class PaymentLine:
 
 
 def _who(page: SessionPage) -> Callable[[Any, Any], str]:
-    """Who wrote a payment, as the page says it: an account by name (a viewer link is not
-    told names: "a member"), or the scorer link."""
+    """Who wrote a payment, as the page says it: an account by name (to a member; a link
+    is told "a member"), or the scorer link."""
+
+    named = sees_account_names(page.actor)
 
     def who(user: Any, link: Any) -> str:
         if link is not None:
             return _("the scorer link")
         if user is None:
             return ""
-        return user.get_username() if page.can_score else _("a member")
+        return user.get_username() if named else _("a member")
 
     return who
 
