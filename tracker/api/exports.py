@@ -57,7 +57,9 @@ class SessionLedgerCsvView(ApiView):
             selectors.session_ledger_csv(session),
             content_type=f"{CSV_MEDIA_TYPE}; charset=utf-8",
         )
-        name = selectors.download_name(session.name, "ledger", "csv", fallback="session")
+        name = selectors.download_name(
+            session.name, "ledger", "csv", fallback=f"session-{session.pk}"
+        )
         response["Content-Disposition"] = f'attachment; filename="{name}"'
         return response
 

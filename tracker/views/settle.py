@@ -78,8 +78,9 @@ def _page(
 ) -> HttpResponse:
     session = page.session
     settlement = selectors.session_settlement(session)
-    # What is owed names every player with money in it, payments included.
-    names = selectors.session_player_names(session, set(settlement.owed))
+    # Everyone with money in it, and the parties of cancelled payments too.
+    parties = {p.payer_id for p in settlement.payments} | {p.payee_id for p in settlement.payments}
+    names = selectors.session_player_names(session, set(settlement.owed) | parties)
     who = _who(page)
     balances = sorted(
         (
