@@ -80,3 +80,19 @@ def test_the_circle_export_is_the_backup_document(start, api):
 
     assert (body["format"], body["circle"]["name"]) == ("squarescores.circle", "Friday table")
     assert [session["name"] for session in body["sessions"]] == ["Friday"]
+
+
+@pytest.mark.parametrize("deals", [1, 6])
+def test_the_session_export_costs_the_same_however_many_deals(
+    start, api, django_assert_num_queries, deals
+):
+    table = start()
+    for _ in range(deals):
+        table.tap(table.deal, "Alice", "Cara", "Ben")
+
+    # 1 token, 2 session in reach, 3 the circle's players, 4 accounts, 5 the session,
+    # 6 seats, 7 share links, 8 payments, 9 deals, 10 their players, 11 corrections,
+    # 12 taps, 13 their not-played marks, 14 events, 15 ledger lines
+    with django_assert_num_queries(15):
+        body = api.get(f"/api/sessions/{table.id}/export/").json()
+    assert len(body["session"]["deals"]) == deals + 1
