@@ -99,7 +99,7 @@ def _open(deal: DealState) -> Allowed:
         status=DealStatus.OPEN,
         tap=tap,
         loser=loser,
-        not_played=untapped if options.got_to_get_in and not filled else (),
+        not_played=_not_played(deal, untapped) if options.got_to_get_in and not filled else (),
         two_beaten=_twos_left(deal),
         cutup_beaten=bool(_cutup_owners(deal)),
         cutup_owners=_cutup_owners(deal),
@@ -115,6 +115,13 @@ def _open(deal: DealState) -> Allowed:
         cards_pay=rules.needs_hands,
         twos=_twos(deal),
     )
+
+
+def _not_played(deal: DealState, untapped: Players) -> Players:
+    """Who may be marked "not yet played": those still holding cards, but not a player
+    whose hand is recorded with fewer cards than were dealt (they have played one)."""
+    most = most_cards(deal.rules, deal.size)
+    return tuple(p for p in untapped if p not in deal.hands or deal.hands[p].cards >= most)
 
 
 def _closed(deal: DealState, status: DealStatus) -> Allowed:

@@ -42,7 +42,8 @@ EXACT_LIMIT = 20
 """Most non-zero balances (left after pairing `+x` with `-x`) that are settled exactly."""
 
 # Adding, subtracting and scaling Decimals in this context never rounds.
-_EXACT = Context(prec=MAX_PREC, Emax=MAX_EMAX, Emin=MIN_EMIN)
+EXACT = Context(prec=MAX_PREC, Emax=MAX_EMAX, Emin=MIN_EMIN)
+_EXACT = EXACT
 
 _Entry = tuple[PlayerId, int]
 """A player and their balance in integer units."""

@@ -112,6 +112,19 @@ def require(actor: Actor, needed: Role) -> None:
     raise Forbidden(VIEWER_READ_ONLY, code="viewer_read_only")
 
 
+def sees_payment_details(actor: Actor) -> bool:
+    """Whether settle up shows this caller how payees are paid (bank accounts, payment
+    links): the circle's members and the scorer link at the table, never a viewer link,
+    which may be shared with anyone."""
+    return actor.role.allows(Role.SCORER)
+
+
+def sees_account_names(actor: Actor) -> bool:
+    """Whether the caller is told which account recorded something (a payment, a tap in
+    a session download): a member only; a link hears "a member"."""
+    return actor.role is Role.MEMBER
+
+
 # --- Links ------------------------------------------------------------------------------
 
 

@@ -2,36 +2,29 @@
 (which read them) alike.
 
 A deal's taps and events are rows; `scoring` works on `DealFacts`. This module turns one
-into the other, reads a deal as its screens and the API show it (`DealState`), and nets
-ledger lines into balances.
+into the other, and reads a deal as its screens and the API show it (`DealState`). What
+the ledger and payments add up to is `tracker.money`.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from decimal import Decimal
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, cast
 
-from django.db.models import Exists, OuterRef, QuerySet, Sum, prefetch_related_objects
+from django.db.models import Exists, OuterRef, prefetch_related_objects
 
 import scoring
-from scoring.settlement import settle
+import scoring.payments
 from tracker.models import (
     Deal,
     DealEvent,
     DealPlayer,
-    LedgerLine,
-    Payment,
     Player,
-    Session,
     Tap,
 )
-
-LEDGER_PLACES = Decimal("0.001")
 
 Row = Tap | DealEvent
 
@@ -308,74 +301,3 @@ def read_deal_state(deal: Deal, deal_players: list[DealPlayer] | None = None) ->
         result=scoring.play(facts),
         next_deal=next_deal,
     )
-
-
-# --- Money --------------------------------------------------------------------------------
-
-
-def nets(lines: QuerySet[LedgerLine], group: str | None = None) -> dict[Any, dict[int, Decimal]]:
-    """Net money per player over `lines` (received − paid), apart for each value of the
-    field `group` (all together under None when there is none). Two queries, money in and
-    money out, summed in the database."""
-    fields = [group] if group else []
-    totals: dict[Any, dict[int, Decimal]] = defaultdict(lambda: defaultdict(Decimal))
-    for side, sign in (("payee_id", 1), ("payer_id", -1)):
-        for total in lines.values(*fields, side).annotate(amount=Sum("amount")):
-            totals[total[group] if group else None][total[side]] += sign * total["amount"]
-    # The same scale on every database (SQLite's sums drop trailing zeros).
-    return {
-        key: {player: net.quantize(LEDGER_PLACES) for player, net in by_player.items()}
-        for key, by_player in totals.items()
-    }
-
-
-def money_text(amount: Decimal) -> str:
-    """Money as the API and the CSV export write it: cents when they say it all, else the
-    ledger's third decimal ("2.50", "0.375")."""
-    cents = amount.quantize(Decimal("0.01"))
-    shown = cents if cents == amount else amount.quantize(Decimal("0.001"))
-    return f"{shown + 0:f}"  # + 0 turns -0.00 into 0.00
-
-
-def balances(lines: QuerySet[LedgerLine]) -> dict[int, Decimal]:
-    """Net money per player over `lines`: received − paid."""
-    return nets(lines).get(None, {})
-
-
-@dataclass
-class TransferView:
-    payer: int
-    payee: int
-    amount: Decimal
-    paid: bool = False
-    payment: int | None = None
-
-
-@dataclass
-class Settlement:
-    balances: dict[int, Decimal]
-    transfers: list[TransferView] = field(default_factory=list)
-
-
-def settlement_of(session: Session) -> Settlement:
-    """Balances and the fewest transfers that clear them, with payments marked.
-
-    The transfers are computed from the ledger alone, so marking one paid never
-    reshuffles the others. Queries: money in, money out, payments — three.
-    """
-    session_balances = balances(LedgerLine.objects.filter(session=session))
-    payments = list(Payment.objects.filter(session=session, cancelled_at__isnull=True))
-    views = []
-    for transfer in settle(session_balances):
-        view = TransferView(payer=transfer.payer, payee=transfer.payee, amount=transfer.amount)
-        for payment in payments:
-            if (payment.payer_id, payment.payee_id, payment.amount) == (
-                transfer.payer,
-                transfer.payee,
-                transfer.amount,
-            ):
-                view.paid, view.payment = True, payment.pk
-                payments.remove(payment)
-                break
-        views.append(view)
-    return Settlement(balances=session_balances, transfers=views)

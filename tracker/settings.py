@@ -200,6 +200,9 @@ LANGUAGES = [
     ("vi", "Tiếng Việt"),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Our additions to Django's number formats (tracker/formats/): Vietnamese groups
+# thousands, so 380.000 VND reads as money.
+FORMAT_MODULE_PATH = ["tracker.formats"]
 USE_I18N = True
 TIME_ZONE = "UTC"
 USE_TZ = True

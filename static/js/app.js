@@ -170,3 +170,45 @@ document.addEventListener("click", function (event) {
   );
   start();
 })();
+
+// Share the end-of-night summary: the Web Share API where the phone has it (the share
+// button shows only then: <html class="can-share">), else a copy button puts the text on
+// the clipboard (or selects it, for the phone's own Copy, where there is no clipboard API).
+if (navigator.share) {
+  document.documentElement.classList.add("can-share");
+}
+
+document.addEventListener("click", function (event) {
+  var share = event.target.closest && event.target.closest("[data-share]");
+  if (share) {
+    var said = document.getElementById(share.getAttribute("data-share"));
+    if (said && navigator.share) {
+      navigator.share({ title: share.getAttribute("data-title") || "", text: said.textContent })
+        .catch(function () {});  // dismissed: nothing to do
+    }
+    return;
+  }
+  var copy = event.target.closest && event.target.closest("[data-copy]");
+  if (!copy) {
+    return;
+  }
+  var text = document.getElementById(copy.getAttribute("data-copy"));
+  if (!text) {
+    return;
+  }
+  function copied() {
+    copy.classList.add("is-copied");
+  }
+  function select() {
+    var range = document.createRange();
+    range.selectNodeContents(text);
+    var selection = window.getSelection();
+    selection.removeAllRanges();
+    selection.addRange(range);
+  }
+  if (navigator.clipboard && navigator.clipboard.writeText) {
+    navigator.clipboard.writeText(text.textContent).then(copied, select);
+  } else {
+    select();
+  }
+});

@@ -187,5 +187,5 @@ def test_every_write_endpoint_takes_the_key():
                     getattr(view, method), "gated", False
                 )
 
-    assert len(writes) == 26
+    assert len(writes) == 29
     assert [write for write, wrapped in writes.items() if not wrapped] == []

@@ -156,20 +156,26 @@ def test_skill_is_the_plackett_luce_rating_of_the_finishing_orders(api, circle, 
     assert max(body["rows"], key=lambda row: row["skill"])["name"] == "Alice"
 
 
-def test_a_player_without_deals_has_a_row_of_zeros(api, circle, known):
+def test_a_player_without_deals_is_left_out_as_on_the_page_and_in_the_csv(
+    api, client, user, circle, known
+):
+    """The API, the CSV and the page list the same players: those with a deal."""
     from tracker.services import player_create
 
-    eve = player_create(circle=circle, name="Eve")
+    player_create(circle=circle, name="Eve")
 
     body = api.get(url(circle)).json()
+    rows = list(
+        csv.DictReader(io.StringIO(api.get(url(circle, csv=True)).content.decode("utf-8-sig")))
+    )
+    client.force_login(user)
+    page = client.get(f"/circles/{circle.pk}/leaderboard/")
 
-    assert body["rows"][-1] == {
-        "player": eve.pk, "name": "Eve", "points": 0, "deals": 0, "wins": 0, "podiums": 0,
-        "losses": 0, "average_place": None, "net": "0.00", "twos_beaten_made": 0,
-        "twos_beaten_suffered": 0, "guaransheeds_won": 0, "guaransheeds_lost": 0,
-        "skill": 0.0, "mu": 0.0, "sigma": 0.0, "net_by_currency": {},
-    }  # fmt: skip
-    assert body["series"][-1] == {"player": eve.pk, "points": [], "net": []}
+    names = ["Alice", "Cara", "Ben", "Dev"]
+    assert [row["name"] for row in body["rows"]] == names
+    assert [row["name"] for row in rows] == names
+    assert [line.row.name for line in page.context["lines"]] == names
+    assert len(body["series"]) == 4
 
 
 def test_an_empty_circle_answers_its_players_with_nothing_counted(api, circle):
@@ -245,11 +251,14 @@ def test_since_and_until_pick_whole_days(api, circle, known, query, deals, point
     counted = {row["name"]: row["points"] for row in body["rows"] if row["points"]}
     assert counted == points
     assert {row["name"]: row["deals"] for row in body["rows"]} == {
-        name: len(deals) for name in ("Alice", "Ben", "Cara", "Dev")
+        name: len(deals) for name in ("Alice", "Ben", "Cara", "Dev") if deals
     }
     ids = [known["deals"][i] for i in deals]
-    alice = next(s for s in body["series"] if s["player"] == known["p"]["Alice"])
-    assert [deal for deal, _ in alice["points"]] == ids
+    alice = next((s for s in body["series"] if s["player"] == known["p"]["Alice"]), None)
+    if deals:
+        assert [deal for deal, _ in alice["points"]] == ids
+    else:
+        assert alice is None  # no deal in the range: no row, no series
 
 
 def test_the_range_is_in_the_servers_time_zone(api, circle, known, settings):
@@ -390,7 +399,8 @@ def test_the_csv_export(api, circle, known):
     assert response.status_code == 200
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert response["Content-Disposition"] == 'attachment; filename="friday-table-leaderboard.csv"'
-    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8"))))
+    assert response.content.startswith(b"\xef\xbb\xbf")  # a byte-order mark: Excel reads UTF-8
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
     assert rows[0] == [
         "name", "points", "deals", "wins", "podiums", "losses", "average_place", "net",
         "twos_beaten_made", "twos_beaten_suffered", "guaransheeds_won", "guaransheeds_lost",
@@ -406,7 +416,7 @@ def test_the_csv_export(api, circle, known):
 def test_the_csv_export_takes_the_same_range(api, circle, known):
     response = api.get(url(circle, "since=2026-03-03", csv=True))
 
-    rows = list(csv.DictReader(io.StringIO(response.content.decode("utf-8"))))
+    rows = list(csv.DictReader(io.StringIO(response.content.decode("utf-8-sig"))))
     assert [(row["name"], row["points"], row["deals"]) for row in rows] == [
         ("Alice", "3", "1"),
         ("Dev", "2", "1"),

@@ -46,6 +46,7 @@ class World:
     filed: int  # deal 1: a 2 cut, then Alice, Cara, Ben out
     open: int  # deal 2, nothing on it yet
     event: int  # the 2 cut on deal 1
+    payment: int  # Dev paid Alice 1.00
     p: dict[str, int]
     links: dict[str, int]
     tokens: dict[str, str]
@@ -76,7 +77,7 @@ def world(user, circle, stranger):
     )
     for name in ("Alice", "Cara", "Ben"):
         deal_tap(deal_id=filed.pk, player_id=p[name], actor=actor)
-    transfer_mark_paid(
+    payment = transfer_mark_paid(
         session_id=session.pk,
         payer_id=p["Dev"],
         payee_id=p["Alice"],
@@ -100,6 +101,7 @@ def world(user, circle, stranger):
         filed=filed.pk,
         open=session.deals.get(status="open").pk,
         event=filed.dealevents.get().pk,
+        payment=payment.pk,
         p=p,
         links={role: link.pk for role, link in links.items()},
         tokens={
@@ -185,6 +187,27 @@ ENDPOINTS = {
         403,
         403,
     ),
+    "circle export": Endpoint(
+        "get", lambda w: f"/api/circles/{w.circle}/export/", None, 200, 404, 403, 403
+    ),
+    "session ledger csv": Endpoint(
+        "get", lambda w: f"/api/sessions/{w.session}/ledger.csv", None, 200, 404, 200, 200
+    ),
+    "session export": Endpoint(
+        "get", lambda w: f"/api/sessions/{w.session}/export/", None, 200, 404, 200, 200
+    ),
+    "payment details": Endpoint(
+        "get", lambda w: f"/api/players/{w.p['Alice']}/payment-details/", None, 200, 404, 403, 403
+    ),
+    "payment details set": Endpoint(
+        "put",
+        lambda w: f"/api/players/{w.p['Alice']}/payment-details/",
+        lambda w: {"bank_bin": "970436", "account_number": "0011001932418"},
+        200,
+        404,
+        403,
+        403,
+    ),
     "sessions list": Endpoint("get", lambda w: "/api/sessions/", None, 200, 200, 200, 200),
     "session create": Endpoint(
         "post",
@@ -238,6 +261,27 @@ ENDPOINTS = {
         "post",
         lambda w: f"/api/sessions/{w.session}/settlement/unpaid/",
         lambda w: {"from": w.p["Dev"], "to": w.p["Alice"], "amount": "1.00"},
+        200,
+        404,
+        200,
+        403,
+    ),
+    "payments list": Endpoint(
+        "get", lambda w: f"/api/sessions/{w.session}/payments/", None, 200, 404, 200, 200
+    ),
+    "payment record": Endpoint(
+        "post",
+        lambda w: f"/api/sessions/{w.session}/payments/",
+        lambda w: {"from": w.p["Dev"], "to": w.p["Ben"], "amount": "0.50"},
+        201,
+        404,
+        201,
+        403,
+    ),
+    "payment cancel": Endpoint(
+        "post",
+        lambda w: f"/api/sessions/{w.session}/payments/{w.payment}/cancel/",
+        None,
         200,
         404,
         200,

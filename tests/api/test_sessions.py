@@ -55,6 +55,8 @@ def test_session_create_answers_201_with_players_and_current_deal(api, circle):
         "current_deal": {"id": deal.pk, "number": 1},
         "started_at": body["started_at"],
         "ended_at": None,
+        "settled": True,
+        "open": "0.00",
     }
 
 

@@ -57,19 +57,23 @@ def test_settlement_answers_balances_and_transfers(start, api):
 
     assert response.status_code == 200
     a, b, c, d = (table.p[name] for name in ("Alice", "Ben", "Cara", "Dev"))
+    unpaid = {"paid": False, "payment": None, "paid_so_far": "0.00", "pay": None}
     assert response.json() == {
         "currency": "USD",
+        "settled": False,
+        "open": "3.00",
         "balances": [
-            {"player": a, "net": "1.00"},
-            {"player": b, "net": "1.00"},
-            {"player": c, "net": "1.00"},
-            {"player": d, "net": "-3.00"},
+            {"player": a, "net": "1.00", "owed": "1.00"},
+            {"player": b, "net": "1.00", "owed": "1.00"},
+            {"player": c, "net": "1.00", "owed": "1.00"},
+            {"player": d, "net": "-3.00", "owed": "-3.00"},
         ],
         "transfers": [
-            {"from": d, "to": a, "amount": "1.00", "paid": False, "payment": None},
-            {"from": d, "to": b, "amount": "1.00", "paid": False, "payment": None},
-            {"from": d, "to": c, "amount": "1.00", "paid": False, "payment": None},
+            {"from": d, "to": a, "amount": "1.00", **unpaid},
+            {"from": d, "to": b, "amount": "1.00", **unpaid},
+            {"from": d, "to": c, "amount": "1.00", **unpaid},
         ],
+        "payments": [],
     }
 
 

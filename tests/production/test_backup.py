@@ -3,8 +3,10 @@ the same game back — the same standings, ledgers and settlement, cent for cent
 
 import json
 from dataclasses import asdict
+from decimal import Decimal
 
 import pytest
+from django.apps import apps
 from django.core.management import CommandError, call_command
 from django.db import connection
 from django.db.models import Model
@@ -23,6 +25,7 @@ from tracker.models import (
     Invite,
     LedgerLine,
     Payment,
+    PaymentDetails,
     Player,
     Seat,
     Session,
@@ -39,6 +42,8 @@ from tracker.services import (
     deal_undo,
     invite_create,
     invite_revoke,
+    payment_details_set,
+    payment_record,
     player_claim,
     session_create,
     share_link_create,
@@ -128,6 +133,22 @@ def played_circle(circle, actor, cara):
         payee_id=transfers[1].payee,
         amount=transfers[1].amount,
         actor=actor,
+    )
+    still_open = session_settlement(friday).open_transfers[0]
+    payment_record(
+        session_id=friday.pk,
+        payer_id=still_open.payer,
+        payee_id=still_open.payee,
+        amount=Decimal("0.25"),
+        actor=by_link,
+    )
+    payment_details_set(
+        player=circle.players.get(name="Alice"),
+        bank_bin="970436",
+        account_number="0011001932418",
+        account_name="ALICE",
+        link="https://paypal.me/alice",
+        actor=Actor(user=cara),
     )
 
     sunday = session_create(
@@ -290,7 +311,23 @@ def test_export_keeps_history_and_names_things(played_circle):
     assert [tap["correction"] for tap in second["taps"]] == [None, 1, 1, 1, None, None, None]
     assert second["corrections"][0]["made_by"] == "cara"
     assert set(second["corrections"][0]["after"]["points"]) == {"Alice", "Ben", "Cara", "Dev"}
-    assert [payment["cancelled_at"] is None for payment in friday["payments"]] == [True, False]
+    assert [payment["cancelled_at"] is None for payment in friday["payments"]] == [
+        True,
+        False,
+        True,
+    ]
+    assert friday["payments"][2]["recorded_via"] == 1
+    assert exported["payment_details"] == [
+        {
+            "player": "Alice",
+            "bank_bin": "970436",
+            "account_number": "0011001932418",
+            "account_name": "ALICE",
+            "link": "https://paypal.me/alice",
+            "updated_by": "cara",
+            "updated_at": exported["payment_details"][0]["updated_at"],
+        }
+    ]
 
 
 def test_export_leaves_share_link_tokens_out_unless_asked(played_circle):
@@ -414,6 +451,7 @@ def test_export_covers_every_field(played_circle):
         LedgerLine: deal["ledger"][0],
         Payment: friday["payments"][0],
         Invite: exported["invites"][1],  # the revoked one: every field set
+        PaymentDetails: exported["payment_details"][0],
     }
 
     missing = {
@@ -428,6 +466,17 @@ def test_export_covers_every_field(played_circle):
     }
 
     assert missing == {model.__name__: [] for model in rows}, "add them to tracker/backup/"
+    # And every kind of row is in it, or named with the reason it is not.
+    left_out = {model.__name__ for model in apps.get_app_config("tracker").get_models()}
+    assert left_out - {model.__name__ for model in rows} == set(NOT_EXPORTED_MODELS)
+
+
+NOT_EXPORTED_MODELS = {
+    "IdempotencyKey": "a few hours of request deduplication, not data",
+    "StandingTally": "running totals, rebuilt from the deals on import",
+    "WriteCount": "the current minute's count of a caller's writes, not data",
+    "ApiToken": "an account's sign-ins (secrets of the account), not the circle's data",
+}
 
 
 def test_commands_export_and_import_a_file(played_circle, tmp_path, capsys):

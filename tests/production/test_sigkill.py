@@ -58,6 +58,8 @@ def start_server(port: int, log) -> subprocess.Popen[bytes]:
     deadline = time.monotonic() + 30
     while True:
         assert process.poll() is None, "gunicorn exited"
+        # Closed every try: a server still booting can accept the socket and answer
+        # nothing in time, and a socket left open fails the test as a ResourceWarning.
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
         try:
             connection.request("GET", "/healthz")
@@ -66,7 +68,7 @@ def start_server(port: int, log) -> subprocess.Popen[bytes]:
         except OSError:
             pass
         finally:
-            connection.close()  # an unclosed socket is a ResourceWarning: an error here
+            connection.close()
         assert time.monotonic() < deadline, "gunicorn did not come up"
         time.sleep(0.1)
 

@@ -549,3 +549,13 @@ def test_two_beaten_not_offered_once_every_2_is_accounted_for():
 
     assert allowed_on(FOUR, rules(), both_blacks, one_red).two_beaten is True
     assert allowed_on(FOUR, rules(), both_blacks, one_red, last_red).two_beaten is False
+
+
+def test_a_player_whose_hand_shows_a_card_played_is_not_offered_as_not_yet_played():
+    """Found by the property test above: marked on the tap that ends play, such a player
+    would have to hold every card, which the recorded hand already denies."""
+    rule_set = rules(penalties=True, got_to_get_in=True)
+
+    offered = allowed_on(FOUR, rule_set, Tap(ALICE), Hand(BEN, cards=1), Tap(CARA))
+
+    assert offered.not_played == (DEV,)

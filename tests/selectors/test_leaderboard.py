@@ -52,7 +52,9 @@ def test_leaderboard_csv_has_a_row_per_player(make_session, circle, actor):
     session, p = make_session()
     play(session, p, [("Alice", "Cara", "Ben")], actor)
 
-    rows = list(csv.DictReader(io.StringIO(leaderboard_csv(circle_leaderboard(circle)))))
+    text = leaderboard_csv(circle_leaderboard(circle))
+    assert text.startswith("\ufeff")
+    rows = list(csv.DictReader(io.StringIO(text.removeprefix("\ufeff"))))
 
     assert [(row["name"], row["points"], row["net"]) for row in rows] == [
         ("Alice", "3", "1.00"),

@@ -17,7 +17,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 import scoring
-from tracker.records import money_text
+from tracker.money import money_text
 
 MAX_ID = 2**63 - 1
 LARGEST_AMOUNT = Decimal(10) ** 17  # what a money column (20 digits, 3 places) holds

@@ -17,7 +17,6 @@ import scoring
 from tracker.api.events import EventField
 from tracker.api.fields import (
     MOST_PLAYERS,
-    AmountField,
     DecimalStringField,
     IdField,
     MoneyField,
@@ -27,7 +26,8 @@ from tracker.api.fields import (
     renamed,
 )
 from tracker.models import Deal, Session, ShareLink, Tap
-from tracker.records import DealState, Settlement, TransferView
+from tracker.money import money_text
+from tracker.records import DealState
 from tracker.selectors import StandingRow
 
 # --- Circles and players ------------------------------------------------------------------
@@ -119,7 +119,8 @@ class CurrentDealOut(serializers.Serializer):
 
 
 class SessionOut(serializers.Serializer):
-    """A session from `selectors.session_queryset()` (seats and open deal prefetched)."""
+    """A session from `selectors.session_queryset()` (seats and open deal prefetched);
+    the context's `money` maps its id to its settlement (`selectors.session_settlements`)."""
 
     id = serializers.IntegerField()
     circle = serializers.IntegerField(source="circle_id")
@@ -134,6 +135,17 @@ class SessionOut(serializers.Serializer):
     current_deal = serializers.SerializerMethodField()
     started_at = serializers.DateTimeField()
     ended_at = serializers.DateTimeField(allow_null=True)
+    settled = serializers.SerializerMethodField(help_text="Nothing is owed by anyone.")
+    open = serializers.SerializerMethodField(
+        help_text="How much money still has to move to settle up, in `currency`."
+    )
+
+    def get_settled(self, session: Session) -> bool:
+        return bool(self.context["money"][session.pk].settled)
+
+    @extend_schema_field(MoneyField())
+    def get_open(self, session: Session) -> str:
+        return money_text(self.context["money"][session.pk].open_amount)
 
     @extend_schema_field(OptionsIO)
     def get_options(self, session: Session) -> dict[str, bool]:
@@ -256,7 +268,7 @@ class DealOut(serializers.Serializer):
         return LedgerLineOut(state.result.ledger, many=True).data
 
 
-# --- Standings and settlement -------------------------------------------------------------
+# --- Standings -------------------------------------------------------------------------
 
 
 class StandingRowOut(serializers.Serializer):
@@ -281,52 +293,8 @@ class StandingsOut(serializers.Serializer):
     rows = StandingRowOut(many=True)
 
 
-class BalanceOut(serializers.Serializer):
-    player = serializers.IntegerField()
-    net = MoneyField()
-
-
-class TransferOut(serializers.Serializer):
-    payer = serializers.IntegerField()
-    payee = serializers.IntegerField()
-    amount = MoneyField()
-    paid = serializers.BooleanField()
-    payment = serializers.IntegerField(allow_null=True, help_text="The payment marking it paid.")
-
-    def get_fields(self) -> dict[str, Any]:
-        return renamed(super().get_fields(), payer="from", payee="to")
-
-
-class SettlementOut(serializers.Serializer):
-    currency = serializers.CharField()
-    balances = BalanceOut(many=True)
-    transfers = TransferOut(many=True)
-
-
-def settlement_data(session: Session, settlement: Settlement) -> dict[str, Any]:
-    balances = [
-        {"player": player, "net": net} for player, net in sorted(settlement.balances.items())
-    ]
-    return SettlementOut(
-        {"currency": session.currency, "balances": balances, "transfers": settlement.transfers}
-    ).data
-
-
 def standings_data(rows: list[StandingRow]) -> dict[str, Any]:
     return StandingsOut({"rows": rows}).data
-
-
-class TransferInput(serializers.Serializer):
-    payer = IdField()
-    payee = IdField()
-    amount = AmountField(what=gettext_lazy("amount"))
-
-    def get_fields(self) -> dict[str, Any]:
-        return renamed(super().get_fields(), payer="from", payee="to")
-
-    def transfer(self) -> TransferView:
-        data = self.validated_data
-        return TransferView(payer=data["payer"], payee=data["payee"], amount=data["amount"])
 
 
 # --- Share links and sign-in --------------------------------------------------------------

@@ -3,6 +3,9 @@ and settlement."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from django.utils.translation import gettext_noop
 from rest_framework import status
 from rest_framework.request import Request
@@ -19,8 +22,15 @@ from tracker.errors import Invalid, NotFound
 from tracker.models import Session
 
 
+def sessions_data(sessions: Sequence[Session]) -> Any:
+    """Sessions as JSON, with whether each is settled and how much is open (three more
+    queries, however many sessions)."""
+    money = selectors.session_settlements(sessions)
+    return io.SessionOut(sessions, many=True, context={"money": money}).data
+
+
 def session_out(session: Session, code: int = status.HTTP_200_OK) -> Response:
-    return Response(io.SessionOut(selectors.session_detail(session)).data, status=code)
+    return Response(sessions_data([selectors.session_detail(session)])[0], status=code)
 
 
 class SessionListView(ApiView):
@@ -37,7 +47,9 @@ class SessionListView(ApiView):
         query = io.SessionFilter(data=request.query_params)
         query.is_valid(raise_exception=True)
         sessions = selectors.session_list(self.actor, circle=query.validated_data.get("circle"))
-        return self.paginated(sessions, io.SessionOut)
+        paginator = StrictPagination()
+        page = paginator.paginate_queryset(sessions, request, view=self)
+        return paginator.get_paginated_response(sessions_data(page))
 
     @writes(io.SessionInput, 201, io.SessionOut, summary="Start a session")
     @gated
@@ -70,7 +82,7 @@ class SessionDetailView(ApiView):
     @reads(io.SessionOut)
     def get(self, request: Request, pk: int) -> Response:
         session = access_session(self.actor, pk, queryset=selectors.session_queryset())
-        return Response(io.SessionOut(session).data)
+        return Response(sessions_data([session])[0])
 
 
 class SessionEndView(ApiView):

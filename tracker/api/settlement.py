@@ -1,35 +1,142 @@
-"""Settle up in the API: balances and transfers, and marking a transfer paid or not."""
+"""Settle up in the API: balances, what is still owed, the transfers that clear it and the
+payments made; paying a transfer in full, and cancelling such a payment."""
 
 from __future__ import annotations
 
-from rest_framework import status
+from dataclasses import asdict
+from typing import Any
+
+from django.utils.translation import gettext_lazy
+from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tracker import selectors, services
-from tracker.access import Role, access_session
-from tracker.api import serializers as io
+from tracker.access import Actor, Role, access_session
 from tracker.api.base import ApiView, gated
+from tracker.api.fields import AmountField, IdField, MoneyField, renamed
+from tracker.api.payments import PaymentOut, payment_rows
 from tracker.api.schema import reads, writes
+from tracker.models import Session
+from tracker.money import Settlement, TransferView
+
+
+class BalanceOut(serializers.Serializer):
+    player = serializers.IntegerField()
+    net = MoneyField(help_text="Over the ledger: received − paid.")
+    owed = MoneyField(help_text="Still owed: net + payments made − payments received.")
+
+
+class PayOut(serializers.Serializer):
+    bank = serializers.CharField(help_text="The bank's short name, with a VietQR code.")
+    account_number = serializers.CharField()
+    account_name = serializers.CharField()
+    vietqr = serializers.CharField(
+        allow_null=True,
+        help_text="The VietQR payload (VND sessions, a payee with a bank account): the "
+        "amount is in it when it is whole dong.",
+    )
+    vietqr_has_amount = serializers.BooleanField(
+        help_text="The amount is in the code (whole dong); else the payer types it."
+    )
+    link = serializers.CharField(allow_null=True, help_text="The payee's payment link.")
+    link_has_amount = serializers.BooleanField(
+        help_text="The amount is in the link (PayPal.me, Venmo in USD)."
+    )
+
+
+class TransferOut(serializers.Serializer):
+    payer = serializers.IntegerField()
+    payee = serializers.IntegerField()
+    amount = MoneyField(help_text="Still to pay; paid in full: what was paid.")
+    paid = serializers.BooleanField()
+    payment = serializers.IntegerField(
+        allow_null=True, help_text="The payment that paid it in full."
+    )
+    paid_so_far = MoneyField(help_text="What part payments already took off it.")
+    pay = PayOut(
+        allow_null=True,
+        help_text="How to pay it from the screen, when the payee has payment details; "
+        "null for a viewer link, which never sees them.",
+    )
+
+    def get_fields(self) -> dict[str, Any]:
+        return renamed(super().get_fields(), payer="from", payee="to")
+
+
+class SettlementOut(serializers.Serializer):
+    currency = serializers.CharField()
+    settled = serializers.BooleanField(help_text="Nothing is owed by anyone.")
+    open = MoneyField(help_text="How much still has to move: the sum of what is owed.")
+    balances = BalanceOut(many=True)
+    transfers = TransferOut(
+        many=True,
+        help_text="The fewest transfers that clear what is owed, and those paid in full, "
+        "by payer and payee.",
+    )
+    payments = PaymentOut(many=True, help_text="Every payment, cancelled ones too, oldest first.")
+
+
+def settlement_data(session: Session, settlement: Settlement, actor: Actor) -> dict[str, Any]:
+    players = sorted({*settlement.balances, *settlement.owed})
+    balances = [
+        {
+            "player": player,
+            "net": settlement.balances.get(player, 0),
+            "owed": settlement.owed.get(player, 0),
+        }
+        for player in players
+    ]
+    pay = selectors.session_pay_options(session, actor, settlement.transfers)
+    transfers = [
+        {**asdict(transfer), "pay": pay.get((transfer.payer, transfer.payee))}
+        if not transfer.paid
+        else {**asdict(transfer), "pay": None}
+        for transfer in settlement.transfers
+    ]
+    return SettlementOut(
+        {
+            "currency": session.currency,
+            "settled": settlement.settled,
+            "open": settlement.open_amount,
+            "balances": balances,
+            "transfers": transfers,
+            "payments": payment_rows(settlement.payments, actor),
+        }
+    ).data
+
+
+class TransferInput(serializers.Serializer):
+    payer = IdField()
+    payee = IdField()
+    amount = AmountField(what=gettext_lazy("amount"))
+
+    def get_fields(self) -> dict[str, Any]:
+        return renamed(super().get_fields(), payer="from", payee="to")
+
+    def transfer(self) -> TransferView:
+        data = self.validated_data
+        return TransferView(payer=data["payer"], payee=data["payee"], amount=data["amount"])
 
 
 class SettlementView(ApiView):
     need = {"GET": Role.VIEWER}
 
-    @reads(io.SettlementOut, summary="Balances and the fewest transfers that clear them")
+    @reads(SettlementOut, summary="Balances, what is owed, and the transfers that clear it")
     def get(self, request: Request, pk: int) -> Response:
         session = access_session(self.actor, pk)
-        return Response(io.settlement_data(session, selectors.session_settlement(session)))
+        settlement = selectors.session_settlement(session)
+        return Response(settlement_data(session, settlement, self.actor))
 
 
 class SettlementPaidView(ApiView):
     need = {"POST": Role.SCORER}
 
-    @writes(io.TransferInput, 201, io.SettlementOut, summary="Mark a transfer paid")
+    @writes(TransferInput, 201, SettlementOut, summary="Pay a transfer in full")
     @gated
     def post(self, request: Request, pk: int) -> Response:
         session = access_session(self.actor, pk, need=Role.SCORER)
-        transfer = self.valid(io.TransferInput).transfer()
+        transfer = self.valid(TransferInput).transfer()
         services.transfer_mark_paid(
             session_id=session.pk,
             payer_id=transfer.payer,
@@ -38,17 +145,19 @@ class SettlementPaidView(ApiView):
             actor=self.actor,
         )
         settlement = selectors.session_settlement(session)
-        return Response(io.settlement_data(session, settlement), status=status.HTTP_201_CREATED)
+        return Response(
+            settlement_data(session, settlement, self.actor), status=status.HTTP_201_CREATED
+        )
 
 
 class SettlementUnpaidView(ApiView):
     need = {"POST": Role.SCORER}
 
-    @writes(io.TransferInput, 200, io.SettlementOut, summary="Mark a paid transfer unpaid")
+    @writes(TransferInput, 200, SettlementOut, summary="Cancel the payment of a transfer")
     @gated
     def post(self, request: Request, pk: int) -> Response:
         session = access_session(self.actor, pk, need=Role.SCORER)
-        transfer = self.valid(io.TransferInput).transfer()
+        transfer = self.valid(TransferInput).transfer()
         services.transfer_mark_unpaid(
             session_id=session.pk,
             payer_id=transfer.payer,
@@ -56,4 +165,5 @@ class SettlementUnpaidView(ApiView):
             amount=transfer.amount,
             actor=self.actor,
         )
-        return Response(io.settlement_data(session, selectors.session_settlement(session)))
+        settlement = selectors.session_settlement(session)
+        return Response(settlement_data(session, settlement, self.actor))

@@ -1,8 +1,9 @@
 """A circle as one JSON document, and back: the backup path (docs/backup.md).
 
-`export_circle(circle)` gives everything the circle holds: players, members, sessions,
-seats, share links, deals with their players, taps (undone ones too), events, corrections,
-ledger lines, and payments. `import_circle(data)` stores such a document in another
+`export_circle(circle)` gives everything the circle holds: players, members, payment
+details, sessions, seats, share links, deals with their players, taps (undone ones too),
+events, corrections, ledger lines, and payments; `export_session(session)` one session of
+it, as its pages download it. `import_circle(data)` stores such a document in another
 instance (or this one, once the circle is gone) in one transaction.
 
 The document names things instead of numbering them, so it reads on its own and survives
@@ -18,7 +19,7 @@ points at it stays, and nobody gains a working link they were not given.
 """
 
 from tracker.backup.common import FORMAT, VERSION, BackupError, check_format, summary
-from tracker.backup.export import export_circle
+from tracker.backup.export import export_circle, export_session
 from tracker.backup.restore import import_circle, missing_usernames
 
 __all__ = [
@@ -27,6 +28,7 @@ __all__ = [
     "BackupError",
     "check_format",
     "export_circle",
+    "export_session",
     "import_circle",
     "missing_usernames",
     "summary",

@@ -10,6 +10,7 @@ from typing import Any
 from django.utils.dateparse import parse_datetime
 
 FORMAT = "squarescores.circle"
+SESSION_FORMAT = "squarescores.session"  # one session, downloaded from its pages
 VERSION = 1
 
 SESSION_FIELDS = (
@@ -99,6 +100,7 @@ def usernames(data: Mapping[str, Any]) -> set[str]:
     names.update(player.get("user") for player in data["players"])
     for invite in data.get("invites", []):
         names.update((invite["created_by"], invite["revoked_by"]))
+    names.update(details["updated_by"] for details in data.get("payment_details", []))
     for session in data["sessions"]:
         names.add(session["created_by"])
         # Who ended a session, revoked a link or seated the table came later: older

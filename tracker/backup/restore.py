@@ -30,6 +30,7 @@ from tracker.models import (
     Invite,
     LedgerLine,
     Payment,
+    PaymentDetails,
     Player,
     Seat,
     Session,
@@ -141,6 +142,19 @@ def _import(data: Mapping[str, Any], *, owner: str | None) -> Circle:
 
     def id_of_stored(name: Any) -> int:
         return player_ids[name]
+
+    PaymentDetails.objects.bulk_create(
+        PaymentDetails(
+            player_id=player_ids[details["player"]],
+            bank_bin=details["bank_bin"],
+            account_number=details["account_number"],
+            account_name=details["account_name"],
+            link=details["link"],
+            updated_by_id=user_id(details["updated_by"]),
+            updated_at=parse_when(details["updated_at"]),
+        )
+        for details in data.get("payment_details", [])
+    )
 
     session_rows = data["sessions"]
     sessions = Session.objects.bulk_create(

@@ -20,6 +20,7 @@ from tracker.models.deals import (
 from tracker.models.fields import MONEY
 from tracker.models.idempotency import IdempotencyKey, WriteCount
 from tracker.models.ledger import LedgerLine, Payment
+from tracker.models.payment_details import PaymentDetails
 from tracker.models.sessions import Seat, Session, ShareLink
 from tracker.models.tallies import StandingTally
 
@@ -37,6 +38,7 @@ __all__ = [
     "Invite",
     "LedgerLine",
     "Payment",
+    "PaymentDetails",
     "Player",
     "Seat",
     "Session",

@@ -53,9 +53,11 @@ class LedgerLine(models.Model):
 
 
 class Payment(models.Model):
-    """A settlement transfer marked paid. Marking it unpaid again keeps the row.
+    """Money paid from one player to another in the session to settle up: a transfer of
+    the settlement in full, part of one, or any amount. It stays paid whatever a later
+    correction does to the ledger (`scoring.payments`). Cancelling one keeps the row.
 
-    Both marks name who made them: an account, or the scorer link passed round the table.
+    Both name who did it: an account, or the scorer link passed round the table.
     """
 
     session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="payments")

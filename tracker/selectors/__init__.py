@@ -1,7 +1,8 @@
 """Every read the screens and the API make: one module per noun (re-exported here), each
 read in a fixed number of queries however long the session or circle grows."""
 
-from tracker.records import DealState, Settlement, TransferView
+from tracker.money import Settlement, TransferView
+from tracker.records import DealState
 from tracker.selectors.accounts import api_tokens
 from tracker.selectors.deals import (
     DealHistoryPage,
@@ -18,6 +19,7 @@ from tracker.selectors.deals import (
     session_deals,
     table,
 )
+from tracker.selectors.exports import download_name, session_ledger_csv
 from tracker.selectors.leaderboard import (
     LEADERBOARD_COLUMNS,
     DayRange,
@@ -28,6 +30,7 @@ from tracker.selectors.leaderboard import (
     leaderboard_csv,
 )
 from tracker.selectors.members import Member, circle_invites, circle_members, my_player
+from tracker.selectors.payment_details import player_payment_details
 from tracker.selectors.sessions import (
     CirclePage,
     Home,
@@ -46,9 +49,13 @@ from tracker.selectors.sessions import (
     share_links,
 )
 from tracker.selectors.settlement import (
+    PayOptions,
     session_balances,
+    session_pay_options,
+    session_payments,
     session_player_names,
     session_settlement,
+    session_settlements,
 )
 from tracker.selectors.standings import (
     StandingRow,
@@ -56,6 +63,7 @@ from tracker.selectors.standings import (
     session_standings,
     standings_by_aggregate,
 )
+from tracker.selectors.summary import Summary, session_summary
 
 __all__ = [
     "my_player",
@@ -76,9 +84,11 @@ __all__ = [
     "RecordPreview",
     "LeaderboardRow",
     "NewSession",
+    "PayOptions",
     "PlayersPage",
     "Settlement",
     "StandingRow",
+    "Summary",
     "Table",
     "TransferView",
     "circle_leaderboard",
@@ -88,23 +98,30 @@ __all__ = [
     "deal_events",
     "deal_page",
     "deal_state",
+    "download_name",
     "home",
     "leaderboard_csv",
     "new_session",
     "open_deal",
     "record_preview",
+    "player_payment_details",
     "players_page",
     "session_balances",
     "session_deal_history",
     "session_deal_history_page",
     "session_deals",
     "session_detail",
+    "session_ledger_csv",
     "session_list",
+    "session_pay_options",
+    "session_payments",
     "session_player_names",
     "session_points_by_deal",
     "session_queryset",
     "session_settlement",
+    "session_settlements",
     "session_standings",
+    "session_summary",
     "share_links",
     "standings_by_aggregate",
     "table",

@@ -4,8 +4,6 @@ definition each, for the API and the pages alike."""
 
 from __future__ import annotations
 
-import csv
-import io
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
@@ -19,8 +17,9 @@ from django.utils.translation import gettext_noop
 from scoring.rating import finishing_ranks, rate
 from tracker.errors import Invalid
 from tracker.models import Circle, Deal, DealPlayer, LedgerLine, counted
-from tracker.records import money_text, nets
+from tracker.money import money_text, nets
 from tracker.selectors.standings import StandingRow, standings_over
+from tracker.spreadsheets import csv_text
 
 SINCE_AFTER_UNTIL = gettext_noop(
     "since (%(since)s) is after until (%(until)s); send a since on or before the until."
@@ -150,7 +149,9 @@ def circle_leaderboard(circle: Circle, days: DayRange = DayRange()) -> Leaderboa
 
     by_currency = nets(LedgerLine.objects.filter(deal__in=counted_deals), "session__currency")
     rows = []
-    for row in standings:
+    # Players with a deal in the range, and no one else: the page, the API and the CSV
+    # all list these.
+    for row in (row for row in standings if row.deals):
         skill = skills.get(row.player)
         rows.append(
             LeaderboardRow(
@@ -197,11 +198,10 @@ LEADERBOARD_COLUMNS = [
 def leaderboard_csv(leaderboard: Leaderboard) -> str:
     """The leaderboard as CSV, one row a player, in leaderboard order; money as the API
     writes it ("3.00"). When the range mixes currencies, `net` stays empty and a
-    `net <CODE>` column a currency follows."""
+    `net <CODE>` column a currency follows. Safe to open in a spreadsheet
+    (`tracker.spreadsheets`: no cell runs as a formula, a byte-order mark first)."""
     mixed = leaderboard.currencies if len(leaderboard.currencies) > 1 else []
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow([*LEADERBOARD_COLUMNS, *(f"net {code}" for code in mixed)])
+    rows = []
     for row in leaderboard.rows:
         values = [
             "" if value is None else money_text(value) if column == "net" else value
@@ -210,7 +210,7 @@ def leaderboard_csv(leaderboard: Leaderboard) -> str:
         ]
         if mixed:
             values[LEADERBOARD_COLUMNS.index("net")] = ""
-        writer.writerow(
+        rows.append(
             [
                 *values,
                 *(
@@ -219,4 +219,4 @@ def leaderboard_csv(leaderboard: Leaderboard) -> str:
                 ),
             ]
         )
-    return out.getvalue()
+    return csv_text([*LEADERBOARD_COLUMNS, *(f"net {code}" for code in mixed)], rows)

@@ -3,14 +3,17 @@ circle page read."""
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from decimal import Decimal
 
 from django.contrib.auth.models import User
 from django.db.models import Count, Prefetch, QuerySet
 
 from tracker.access import Actor, circles_of, sessions_of
 from tracker.models import Circle, Deal, DealPlayer, Player, Seat, Session, ShareLink, counted
+from tracker.money import settlements_of
 
 
 def session_list(actor: Actor, *, circle: int | None = None) -> QuerySet[Session]:
@@ -76,16 +79,35 @@ def home(user: User) -> Home:
 class CirclePage:
     circle: Circle
     players: list[Player]
-    sessions: Sequence[Session]  # the latest, with `deal_count`: deals counted in the standings
+    # The latest, with `deal_count` (deals counted in the standings) and `money` (its
+    # settlement: whether it is settled, how much is open).
+    sessions: Sequence[Session]
+    # Money still to move over all the circle's sessions, per currency: (code, amount).
+    open_by_currency: list[tuple[str, Decimal]] = field(default_factory=list)
 
 
 def circle_page(circle: Circle) -> CirclePage:
-    """A circle's players and its latest sessions with how many deals count in each."""
+    """A circle's players, its latest sessions with how many deals count in each and the
+    money still open in each, and what is open over all its sessions per currency.
+
+    Queries: players, sessions, every session's currency, money in, money out,
+    payments — six, however many sessions and deals."""
     sessions = list(
         circle.sessions.annotate(deal_count=Count("deals", filter=counted("deals__")))[:20]
     )
+    currencies = dict(circle.sessions.values_list("pk", "currency"))
+    money = settlements_of(currencies)
+    open_by_currency: dict[str, Decimal] = defaultdict(Decimal)
+    for session_id, settlement in money.items():
+        if not settlement.settled:
+            open_by_currency[currencies[session_id]] += settlement.open_amount
+    for session in sessions:
+        session.money = money[session.pk]  # type: ignore[attr-defined]
     return CirclePage(
-        circle=circle, players=list(circle.players.select_related("user")), sessions=sessions
+        circle=circle,
+        players=list(circle.players.select_related("user")),
+        sessions=sessions,
+        open_by_currency=sorted(open_by_currency.items()),
     )
 
 

@@ -1,13 +1,19 @@
-"""Settle up (SPEC 5): balances and the fewest transfers that clear them."""
+"""Settle up (SPEC 5): balances, payments, what is still owed and the fewest transfers
+that clear it; and which sessions of a list still have money open."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
 from decimal import Decimal
 
 from django.db.models import Q
 
-from tracker.models import LedgerLine, Player, Session
-from tracker.records import Settlement, balances, settlement_of
+from scoring import vietqr
+from scoring.paylinks import link_to_pay
+from tracker.access import Actor, sees_payment_details
+from tracker.models import LedgerLine, Payment, PaymentDetails, Player, Session
+from tracker.money import Settlement, TransferView, balances, settlement_of, settlements_of
 
 
 def session_balances(session: Session) -> dict[int, Decimal]:
@@ -17,8 +23,25 @@ def session_balances(session: Session) -> dict[int, Decimal]:
 
 
 def session_settlement(session: Session) -> Settlement:
-    """Balances and transfers, paid ones marked (three queries; see `settlement_of`)."""
+    """Balances, what is still owed, the transfers and the payments (three queries; see
+    `settlement_of`)."""
     return settlement_of(session)
+
+
+def session_settlements(sessions: Iterable[Session]) -> dict[int, Settlement]:
+    """Each session's settlement, by session id: whether it is settled and how much is
+    open (three queries however many sessions; see `settlements_of`)."""
+    return settlements_of(session.pk for session in sessions)
+
+
+def session_payments(session: Session) -> list[Payment]:
+    """Every payment of the session, cancelled ones too, oldest first, with who recorded
+    and cancelled them (one query)."""
+    return list(
+        session.payments.select_related(
+            "recorded_by", "recorded_via", "cancelled_by", "cancelled_via"
+        ).order_by("paid_at", "pk")
+    )
 
 
 def session_player_names(session: Session, players: set[int]) -> dict[int, str]:
@@ -28,3 +51,70 @@ def session_player_names(session: Session, players: set[int]) -> dict[int, str]:
         .values_list("pk", "name")
         .distinct()
     )
+
+
+@dataclass(frozen=True)
+class PayOptions:
+    """How one transfer can be paid from the screen: the payee's VietQR code (a VND
+    session and a bank account: the payload, with the amount when it is whole dong), and
+    their payment link (with the amount in it where the service takes one)."""
+
+    bank: str  # the bank's short name, with a VietQR code
+    account_number: str
+    account_name: str
+    vietqr: str | None
+    link: str | None
+    vietqr_has_amount: bool = False  # else the payer types it in (a fraction of a dong)
+    link_has_amount: bool = False  # else the payer types it in (not PayPal.me or Venmo)
+
+
+def session_pay_options(
+    session: Session,
+    actor: Actor,
+    transfers: Iterable[TransferView],
+    names: dict[int, str] | None = None,
+) -> dict[tuple[int, int], PayOptions]:
+    """How each open transfer to a player with payment details can be paid, by (payer,
+    payee); nothing for a caller who may not see payment details (a viewer link).
+
+    Queries: the payees' details, and the players' names for the transfer notes when any
+    payee has details and `names` was not given: one or two."""
+    if not sees_payment_details(actor):
+        return {}
+    owed = [transfer for transfer in transfers if not transfer.paid]
+    details = {
+        row.player_id: row
+        for row in PaymentDetails.objects.filter(player_id__in={t.payee for t in owed})
+    }
+    if details and names is None:
+        names = session_player_names(session, {t.payer for t in owed} | set(details))
+    names = names or {}
+    options = {}
+    for transfer in owed:
+        payee = details.get(transfer.payee)
+        if payee is None:
+            continue
+        note = vietqr.transfer_note(
+            session.name, names.get(transfer.payer, ""), names.get(transfer.payee, "")
+        )
+        code, dong = None, vietqr.whole_dong(transfer.amount)
+        if payee.has_bank and session.currency == "VND":
+            code = vietqr.payload(
+                bank_bin=payee.bank_bin, account=payee.account_number, amount=dong, note=note
+            )
+        link = (
+            link_to_pay(payee.link, transfer.amount, session.currency, note) if payee.link else None
+        )
+        if code is None and link is None:
+            continue
+        bank = vietqr.BANKS_BY_BIN.get(payee.bank_bin)
+        options[(transfer.payer, transfer.payee)] = PayOptions(
+            bank=bank.short_name if bank and code else "",
+            account_number=payee.account_number if code else "",
+            account_name=payee.account_name if code else "",
+            vietqr=code,
+            link=link.url if link else None,
+            vietqr_has_amount=bool(code and dong),
+            link_has_amount=bool(link and link.with_amount),
+        )
+    return options

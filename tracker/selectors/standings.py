@@ -18,7 +18,7 @@ from tracker.models import (
     StandingTally,
     counted,
 )
-from tracker.records import LEDGER_PLACES, balances
+from tracker.money import LEDGER_PLACES, balances
 
 
 @dataclass

@@ -30,7 +30,13 @@ from tracker.services.members import (
     player_claim,
     player_unclaim,
 )
-from tracker.services.payments import transfer_mark_paid, transfer_mark_unpaid
+from tracker.services.payment_details import payment_details_set
+from tracker.services.payments import (
+    payment_cancel,
+    payment_record,
+    transfer_mark_paid,
+    transfer_mark_unpaid,
+)
 from tracker.services.players import player_create, player_rename, players_change, players_seat
 from tracker.services.sessions import session_create, session_end
 from tracker.services.share_links import share_link_create, share_link_revoke
@@ -55,6 +61,9 @@ __all__ = [
     "deal_event_remove",
     "deal_tap",
     "deal_undo",
+    "payment_cancel",
+    "payment_details_set",
+    "payment_record",
     "player_create",
     "player_rename",
     "players_change",

@@ -47,6 +47,7 @@ def _circle_page(
         "circle": circle,
         "players": page.players,
         "sessions": page.sessions,
+        "open_by_currency": page.open_by_currency,
         "form": form or forms.PlayerForm(),
     }
     return render(request, "circles/detail.html", context, status=status)

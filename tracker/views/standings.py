@@ -12,6 +12,7 @@ from django.shortcuts import render
 
 from tracker import selectors
 from tracker.views.doors import SessionPage, session_page
+from tracker.views.screens.summary import headline
 from tracker.views.screens.words import FORMAT_NAMES, RULE_NAMES
 
 SPARK_WIDTH, SPARK_HEIGHT = 64, 18
@@ -83,6 +84,8 @@ def standings(request: HttpRequest, page: SessionPage) -> HttpResponse:
         deal_count=len(by_deal),
         rule_name=RULE_NAMES.get(session.stake_rule, session.stake_rule),
         format_name=FORMAT_NAMES.get(session.format, session.format),
+        # What a chat app shows for a shared link (Open Graph): who leads, or won.
+        og_description=headline(session, rows, len(by_deal)),
     )
     if request.htmx:
         return render(request, "standings/_table.html", context)

@@ -3,13 +3,17 @@ what each sends, read into scoring records. Shape only: the rules refuse the res
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from decimal import Decimal
 from typing import Any
 
 from django import forms
+from django.utils.formats import get_format
 from django.utils.translation import gettext_lazy as _
 
 import scoring
+from scoring.vietqr import BANKS
 from tracker.models import DealEvent
 from tracker.records import event_record
 from tracker.services.players import SEAT_CHANGES
@@ -268,3 +272,83 @@ class ShareLinkForm(KeyedForm):
 
     role = forms.CharField(max_length=10, required=False)
     link = IdField(required=False)
+
+
+class TypedAmountField(forms.Field):
+    """An amount as a person types it on a phone: "2.50" or "2,50" (a payment has at most
+    2 decimals, so either mark reads the same before one or two digits), with thousands
+    grouped the reader's way ("10,000" in English, "10.000" in Vietnamese). Anything else,
+    such as "3.000" in English (three decimals, or a grouping the other way?), is refused
+    rather than guessed."""
+
+    default_error_messages = {
+        "invalid": _("Type an amount such as 2.50, with at most 2 decimal places."),
+    }
+
+    def to_python(self, value: Any) -> Decimal | None:
+        text = str(value or "").strip()
+        if not text:
+            return None
+        grouping = re.escape(str(get_format("THOUSAND_SEPARATOR")))
+        whole = rf"(?P<whole>[0-9]{{1,3}}(?:{grouping}[0-9]{{3}})+|[0-9]{{1,20}})"
+        typed = re.fullmatch(f"(?:{whole})?" + r"(?:[.,](?P<decimals>[0-9]{1,2}))?", text)
+        if typed is None or not (typed.group("whole") or typed.group("decimals")):
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        whole = re.sub(r"[^0-9]", "", typed.group("whole") or "0")
+        decimals = typed.group("decimals")
+        return Decimal(f"{whole}.{decimals}" if decimals else whole)
+
+
+class PaymentForm(KeyedForm):
+    """Money paid from one player to another: all of a transfer, part of it, or any."""
+
+    payer = IdField(error_messages={"required": _("Pick who paid.")})
+    payee = IdField(error_messages={"required": _("Pick who was paid.")})
+    amount = TypedAmountField(error_messages={"required": _("Type how much was paid.")})
+
+
+class PaymentCancelForm(KeyedForm):
+    """A payment to cancel (entered by mistake); its row is kept."""
+
+    payment = IdField()
+
+
+class PaymentDetailsForm(KeyedForm):
+    """How a player is paid: the shape only; the service checks the bank, the account
+    number and the link and says what is wrong."""
+
+    bank_bin = forms.ChoiceField(
+        label=_("Bank"),
+        required=False,
+        choices=[("", "—"), *((bank.bin, bank.short_name) for bank in BANKS)],
+    )
+    account_number = forms.CharField(
+        label=_("Account number"),
+        max_length=40,
+        required=False,
+        widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
+    )
+    account_name = forms.CharField(
+        label=_("Name on the account"),
+        max_length=100,
+        required=False,
+        help_text=_("As the bank shows it, so the payer can check it."),
+        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters"}),
+    )
+    link = forms.CharField(
+        label=_("Payment link"),
+        max_length=400,
+        required=False,
+        help_text=_(
+            "PayPal.me, Venmo, Revolut, MoMo…: paste the link. PayPal.me and Venmo links "
+            "open with the amount filled in."
+        ),
+        widget=forms.TextInput(
+            attrs={
+                "inputmode": "url",
+                "autocomplete": "off",
+                "spellcheck": "false",
+                "placeholder": "https://",
+            }
+        ),
+    )

@@ -1,0 +1,127 @@
+"""Payment details on the pages: set on a player's page by a member; shown on settle up as
+a Pay sheet (VietQR code, payment link, "I paid") to members and the scorer link only."""
+
+from decimal import Decimal
+
+import pytest
+from django.urls import reverse
+
+from scoring import vietqr
+from tests.views.helpers import play_deals
+from tracker.models import PaymentDetails
+from tracker.services import payment_details_set, share_link_create
+
+pytestmark = pytest.mark.django_db
+
+
+def details_url(circle, player):
+    return reverse(
+        "player_payment_details", kwargs={"circle_id": circle.pk, "player_id": player.pk}
+    )
+
+
+def test_a_member_sets_how_a_player_is_paid(member, table, circle):
+    _session, players = table
+
+    form = member.get(details_url(circle, players["Alice"]))
+    response = member.post(
+        details_url(circle, players["Alice"]),
+        {
+            "bank_bin": "970436",
+            "account_number": "0011-0019-32418",
+            "account_name": "Alice",
+            "link": "https://paypal.me/alice",
+        },
+    )
+
+    assert form.status_code == 200
+    assert "How Alice is paid" in form.text
+    assert response.status_code == 302
+    details = PaymentDetails.objects.get()
+    assert (details.bank_bin, details.account_number, details.link) == (
+        "970436",
+        "0011001932418",
+        "https://paypal.me/alice",
+    )
+    again = member.get(details_url(circle, players["Alice"]))
+    assert 'value="0011001932418"' in again.text
+
+
+def test_bad_details_say_why_and_save_nothing(member, table, circle):
+    _session, players = table
+
+    response = member.post(
+        details_url(circle, players["Alice"]), {"link": "http://paypal.me/alice"}
+    )
+
+    assert response.status_code == 400
+    assert "Not saved: A payment link starts with https://" in response.text
+    assert not PaymentDetails.objects.exists()
+
+
+def test_only_members_reach_a_players_payment_details(client, stranger, table, circle):
+    _session, players = table
+    url = details_url(circle, players["Alice"])
+
+    assert stranger.get(url).status_code == 404
+    client.logout()
+    assert client.get(url).status_code == 302  # to sign in
+
+
+@pytest.fixture
+def dong(make_session, actor):
+    """Alice, Ben, Cara and Dev in VND; Dev owes each 10,000; Alice has a bank account."""
+    session, players = make_session(currency="VND", stake="10000")
+    play_deals(session, players, 1, actor)
+    payment_details_set(
+        player=players["Alice"], bank_bin="970436", account_number="0011001932418", actor=actor
+    )
+    return session, players
+
+
+def test_settle_up_offers_a_pay_sheet_with_the_vietqr_code(member, dong):
+    session, _players = dong
+
+    response = member.get(reverse("member:settle", kwargs={"session_id": session.pk}))
+
+    to_alice = next(t for t in response.context["transfers"] if t.payee_name == "Alice")
+    assert vietqr.read(to_alice.pay.options.vietqr)["amount"] == "10000"
+    assert to_alice.pay.qr_svg.startswith("<svg")
+    assert 'I paid <span class="amount ">10,000<' in response.text
+    to_ben = next(t for t in response.context["transfers"] if t.payee_name == "Ben")
+    assert to_ben.pay is None
+    assert "How Ben is paid" in response.text  # a member may add Ben's details from here
+
+
+def test_the_scorer_link_sees_the_pay_sheet_and_a_viewer_link_never(client, dong, actor):
+    session, _players = dong
+    scorer = share_link_create(session_id=session.pk, role="scorer", actor=actor)
+    viewer = share_link_create(session_id=session.pk, role="viewer", actor=actor)
+
+    by_scorer = client.get(f"/s/{scorer.token}/settle/")
+    by_viewer = client.get(f"/s/{viewer.token}/settle/")
+
+    assert "0011001932418" in by_scorer.text
+    assert "How Ben is paid" not in by_scorer.text  # details are set by members only
+    assert ("0011001932418" in by_viewer.text, "<svg" in by_viewer.text) == (False, False)
+    assert all(t.pay is None for t in by_viewer.context["transfers"])
+
+
+def test_a_session_in_euros_shows_no_vnd_code(member, make_session, actor):
+    session, players = make_session(currency="EUR", stake="2.50")
+    play_deals(session, players, 1, actor)
+    payment_details_set(
+        player=players["Alice"],
+        bank_bin="970436",
+        account_number="0011001932418",
+        link="https://paypal.me/alice",
+        actor=actor,
+    )
+
+    response = member.get(reverse("member:settle", kwargs={"session_id": session.pk}))
+
+    to_alice = next(t for t in response.context["transfers"] if t.payee_name == "Alice")
+    assert (to_alice.pay.options.vietqr, to_alice.pay.qr_svg) == (None, "")
+    assert to_alice.pay.options.link == "https://paypal.me/alice/2.50EUR"
+    assert 'Pay <span class="amount ">2.50<' in response.text
+    assert Decimal(to_alice.amount) == Decimal("2.50")

@@ -1,0 +1,71 @@
+"""A player's payment details in the API: how they are paid (a VietQR bank account, a
+payment link); the circle's members read and set them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from scoring.vietqr import BANKS, BANKS_BY_BIN
+from tracker import selectors, services
+from tracker.access import Role, access_player
+from tracker.api.base import ApiView, gated
+from tracker.api.fields import StringField
+from tracker.api.schema import reads, writes
+from tracker.models import PaymentDetails
+
+
+class PaymentDetailsIO(serializers.Serializer):
+    bank_bin = StringField(
+        allow_blank=True,
+        default="",
+        max_length=6,
+        help_text="The bank's NAPAS BIN: one of "
+        + ", ".join(f"{bank.bin} ({bank.short_name})" for bank in BANKS)
+        + "; empty for no bank account.",
+    )
+    account_number = StringField(allow_blank=True, default="", max_length=40)
+    account_name = StringField(allow_blank=True, default="", max_length=100)
+    link = StringField(
+        allow_blank=True, default="", max_length=400, help_text="https:// only; empty for none."
+    )
+
+
+class PaymentDetailsOut(PaymentDetailsIO):
+    player = serializers.IntegerField(source="player_id")
+    bank = serializers.CharField(help_text="The bank's short name; empty for none.")
+    updated_at = serializers.DateTimeField(allow_null=True)
+
+
+def details_data(details: PaymentDetails) -> Any:
+    bank = BANKS_BY_BIN.get(details.bank_bin)
+    row: dict[str, Any] = {
+        "player_id": details.player_id,
+        "bank_bin": details.bank_bin,
+        "bank": bank.short_name if bank else "",
+        "account_number": details.account_number,
+        "account_name": details.account_name,
+        "link": details.link,
+        "updated_at": details.updated_at if details.pk else None,
+    }
+    return PaymentDetailsOut(row).data
+
+
+class PaymentDetailsView(ApiView):
+    need = {"GET": Role.MEMBER, "PUT": Role.MEMBER}
+
+    @reads(PaymentDetailsOut, summary="How a player is paid")
+    def get(self, request: Request, pk: int) -> Response:
+        player = access_player(self.actor, pk)
+        return Response(details_data(selectors.player_payment_details(player)))
+
+    @writes(PaymentDetailsIO, 200, PaymentDetailsOut, summary="Set how a player is paid")
+    @gated
+    def put(self, request: Request, pk: int) -> Response:
+        player = access_player(self.actor, pk)
+        data = self.valid(PaymentDetailsIO).validated_data
+        details = services.payment_details_set(player=player, **data, actor=self.actor)
+        return Response(details_data(details))

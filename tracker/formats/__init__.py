@@ -1,0 +1,1 @@
+"""Number and date formats that add to Django's own, per language (FORMAT_MODULE_PATH)."""

@@ -1,0 +1,148 @@
+"""What the ledger and the payments add up to: nets, balances, what is still owed and the
+transfers that settle it (`scoring.payments`), for the services and selectors alike."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from django.db.models import QuerySet, Sum
+
+import scoring
+import scoring.payments
+from scoring.payments import MoneyPaid
+from tracker.models import LedgerLine, Payment, Session
+
+LEDGER_PLACES = Decimal("0.001")
+
+
+def nets(lines: QuerySet[LedgerLine], group: str | None = None) -> dict[Any, dict[int, Decimal]]:
+    """Net money per player over `lines` (received − paid), apart for each value of the
+    field `group` (all together under None when there is none). Two queries, money in and
+    money out, summed in the database."""
+    fields = [group] if group else []
+    totals: dict[Any, dict[int, Decimal]] = defaultdict(lambda: defaultdict(Decimal))
+    for side, sign in (("payee_id", 1), ("payer_id", -1)):
+        for total in lines.values(*fields, side).annotate(amount=Sum("amount")):
+            totals[total[group] if group else None][total[side]] += sign * total["amount"]
+    # The same scale on every database (SQLite's sums drop trailing zeros).
+    return {
+        key: {player: net.quantize(LEDGER_PLACES) for player, net in by_player.items()}
+        for key, by_player in totals.items()
+    }
+
+
+def money_text(amount: Decimal) -> str:
+    """Money as the API and the CSV export write it: cents when they say it all, else the
+    ledger's third decimal ("2.50", "0.375")."""
+    cents = amount.quantize(Decimal("0.01"))
+    shown = cents if cents == amount else amount.quantize(Decimal("0.001"))
+    return f"{shown + 0:f}"  # + 0 turns -0.00 into 0.00
+
+
+def balances(lines: QuerySet[LedgerLine]) -> dict[int, Decimal]:
+    """Net money per player over `lines`: received − paid."""
+    return nets(lines).get(None, {})
+
+
+@dataclass
+class TransferView:
+    """A transfer of the settlement: still to pay (`amount` is what is left, `paid_so_far`
+    what part payments took off it), or paid in full (`paid`, by payment `payment`)."""
+
+    payer: int
+    payee: int
+    amount: Decimal
+    paid: bool = False
+    payment: int | None = None
+    paid_so_far: Decimal = Decimal(0)
+
+
+@dataclass
+class Settlement:
+    """A session's money: the ledger's balances, what is still owed after the payments,
+    the transfers (open ones, and those paid in full, by payer and payee) and every
+    payment, cancelled ones too, oldest first."""
+
+    balances: dict[int, Decimal]
+    transfers: list[TransferView] = field(default_factory=list)
+    owed: dict[int, Decimal] = field(default_factory=dict)
+    payments: list[Payment] = field(default_factory=list)
+    settled: bool = True
+    open_amount: Decimal = Decimal(0)
+
+    @property
+    def open_transfers(self) -> list[TransferView]:
+        return [transfer for transfer in self.transfers if not transfer.paid]
+
+
+def money_paid(payments: Iterable[Payment]) -> list[MoneyPaid]:
+    """The payments that stand, as scoring reads them, oldest first."""
+    standing = (payment for payment in payments if payment.cancelled_at is None)
+    return [
+        MoneyPaid(
+            ref=payment.pk, payer=payment.payer_id, payee=payment.payee_id, amount=payment.amount
+        )
+        for payment in sorted(standing, key=lambda payment: (payment.paid_at, payment.pk))
+    ]
+
+
+def _settlement(balances: dict[int, Decimal], payments: list[Payment]) -> Settlement:
+    result = scoring.payments.outstanding(balances, money_paid(payments))
+    transfers = [
+        TransferView(
+            payer=transfer.payer,
+            payee=transfer.payee,
+            amount=transfer.amount,
+            paid_so_far=transfer.paid,
+        )
+        for transfer in result.transfers
+    ] + [
+        TransferView(
+            payer=transfer.payer,
+            payee=transfer.payee,
+            amount=transfer.amount,
+            paid=True,
+            payment=transfer.payments[-1],
+        )
+        for transfer in result.paid
+    ]
+    return Settlement(
+        balances=balances,
+        transfers=sorted(transfers, key=lambda t: (t.payer, t.payee, t.paid)),
+        owed={player: owed.quantize(LEDGER_PLACES) for player, owed in result.owed.items()},
+        payments=payments,
+        settled=result.settled,
+        open_amount=result.open_amount.quantize(LEDGER_PLACES),
+    )
+
+
+def settlement_of(session: Session) -> Settlement:
+    """Balances, what is still owed after the payments, and the fewest transfers that
+    clear it (`scoring.payments`: paying a transfer never reshuffles the others; a
+    correction after a payment shows the refund). Queries: money in, money out, the
+    payments with who recorded and cancelled them — three."""
+    session_balances = balances(LedgerLine.objects.filter(session=session))
+    payments = list(
+        Payment.objects.filter(session=session)
+        .select_related("recorded_by", "recorded_via", "cancelled_by", "cancelled_via")
+        .order_by("paid_at", "pk")
+    )
+    return _settlement(session_balances, payments)
+
+
+def settlements_of(session_ids: Iterable[int]) -> dict[int, Settlement]:
+    """The settlement of each session (for lists: which still have money open, and how
+    much). Queries: money in, money out, payments — three, however many sessions."""
+    ids = list(session_ids)
+    by_session = nets(LedgerLine.objects.filter(session_id__in=ids), "session_id")
+    payments: dict[int, list[Payment]] = defaultdict(list)
+    for payment in Payment.objects.filter(session_id__in=ids).order_by("paid_at", "pk"):
+        payments[payment.session_id].append(payment)
+    return {
+        session_id: _settlement(by_session.get(session_id, {}), payments[session_id])
+        for session_id in ids
+    }
