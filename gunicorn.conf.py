@@ -11,14 +11,17 @@ Everything can be overridden from the environment:
 import multiprocessing
 import os
 
-wsgi_app = "tracker.wsgi:application"
+# ASGI, on uvicorn's workers: a worker holds thousands of idle live streams
+# (tracker/views/live.py) as coroutines, and runs the ordinary views in threads.
+wsgi_app = "tracker.asgi:application"
+worker_class = "tracker.serving.Worker"
 
 _port = os.environ.get("PORT", "").strip()
 bind = [os.environ.get("BIND", "").strip() or (f"0.0.0.0:{_port}" if _port else "127.0.0.1:8000")]
 
-# Sync workers: one request at a time each, so a worker needs a single database
-# connection. Twice the cores plus one keeps the CPU busy while some workers wait on
-# PostgreSQL.
+# Twice the cores plus one keeps the CPU busy while some workers wait on PostgreSQL. Each
+# serves several requests at once (a thread each), so its database pool holds several
+# connections (DB_POOL_MAX_SIZE).
 workers = int(os.environ.get("WEB_CONCURRENCY", "").strip() or multiprocessing.cpu_count() * 2 + 1)
 
 # The app is loaded in each worker after the fork, never in the master: a psycopg pool

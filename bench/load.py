@@ -287,7 +287,7 @@ def main() -> None:
     manage("collectstatic", "--noinput")
     token, circle = create_account().split()
 
-    command = [sys.executable, "-m", "gunicorn", "tracker.wsgi", "-b", f"{HOST}:{PORT}"]
+    command = [sys.executable, "-m", "gunicorn", "-b", f"{HOST}:{PORT}"]
     if options.workers:
         command += ["-w", str(options.workers)]
     command += (

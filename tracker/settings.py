@@ -131,14 +131,15 @@ if _database["ENGINE"] == "django.db.backends.postgresql":
     # Give up on an unreachable server within seconds (a 503), not the OS's minutes.
     _database.setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
     if DB_POOL:
-        # Per gunicorn worker, which serves one request at a time. The check on checkout
+        # Per gunicorn worker, which serves several requests at once (a thread each; live
+        # streams hold none while they wait). The check on checkout
         # drops connections a PostgreSQL restart killed, so the app recovers by itself;
         # giving up a reconnection as soon as a request would (rather than backing off
         # for minutes) lets the next request after an outage connect at once.
         _pool_timeout = env_int("DB_POOL_TIMEOUT", 5)
         _database["OPTIONS"]["pool"] = {
             "min_size": 1,
-            "max_size": env_int("DB_POOL_MAX_SIZE", 2),
+            "max_size": env_int("DB_POOL_MAX_SIZE", 8),
             "timeout": _pool_timeout,
             "reconnect_timeout": _pool_timeout,
         }

@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
@@ -130,7 +131,8 @@ def test_gunicorn_config_defaults(monkeypatch):
         ["127.0.0.1:8000"],
         multiprocessing.cpu_count() * 2 + 1,
     )
-    assert (config["wsgi_app"], config["preload_app"]) == ("tracker.wsgi:application", False)
+    assert (config["wsgi_app"], config["preload_app"]) == ("tracker.asgi:application", False)
+    assert config["worker_class"] == "tracker.serving.Worker"  # uvicorn's, for live streams
     assert (config["accesslog"], config["errorlog"]) == (None, "-")
 
 
@@ -157,13 +159,14 @@ class Server:
     stderr: Path
     lines: list[dict] = field(default_factory=list)
 
-    def get(self, path: str, headers: dict[str, str] | None = None) -> tuple[int, dict, str]:
+    def get(self, path: str, headers: dict[str, str] | None = None) -> tuple[int, Any, str]:
         # http.client, not urllib: a redirect is an answer here, not something to follow.
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
         try:
             connection.request("GET", path, headers=headers or {})
             response = connection.getresponse()
-            return response.status, dict(response.getheaders()), response.read().decode()
+            # Header names are case-insensitive (uvicorn sends them in lower case).
+            return response.status, response.headers, response.read().decode()
         finally:
             connection.close()
 

@@ -1,0 +1,90 @@
+"""Live streams as `make serve` serves them: gunicorn with uvicorn's workers on PostgreSQL,
+a tap committed in another process, and the watching phones told within a second by the
+database's NOTIFY, without asking."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import httpx
+import pytest
+from django.db import connection
+
+from tests.production.test_serve import gunicorn, on_postgres, production_env
+from tracker.services import deal_tap, share_link_create
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(not on_postgres(), reason="NOTIFY is PostgreSQL's"),
+]
+
+
+def database_url_of_the_tests() -> str:
+    """The URL of the database this test writes to (the test database, not the base)."""
+    params = connection.settings_dict
+    return (
+        f"postgres://{params['USER']}@{params['HOST'] or '127.0.0.1'}:{params['PORT'] or 5432}"
+        f"/{params['NAME']}"
+    )
+
+
+class Watcher(threading.Thread):
+    """A phone with the standings open: reads the stream's events as they come."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(daemon=True)
+        self.url = url
+        self.events: list[tuple[float, int]] = []
+        self.opened = threading.Event()
+
+    def run(self) -> None:
+        with (
+            httpx.Client(timeout=30) as client,
+            client.stream("GET", self.url, headers={"X-Forwarded-Proto": "https"}) as stream,
+        ):
+            assert stream.status_code == 200, stream.status_code
+            assert stream.headers["content-type"].startswith("text/event-stream")
+            for line in stream.iter_lines():
+                if line.startswith("data: "):
+                    self.events.append((time.monotonic(), int(line.removeprefix("data: "))))
+                    self.opened.set()
+                if len(self.events) >= 4:
+                    return
+
+
+def test_a_tap_reaches_every_watching_phone_within_a_second(make_session, actor, tmp_path):
+    session, players = make_session()
+    viewer = share_link_create(session_id=session.pk, role="viewer", actor=actor)
+    env = production_env(
+        DATABASE_URL=database_url_of_the_tests(), DB_POOL="true", BEHIND_PROXY="true", WEB_CONCURRENCY="2"
+    )
+    with gunicorn(env, tmp_path) as server:
+        url = f"http://127.0.0.1:{server.port}/s/{viewer.token}/live/"
+        phones = [Watcher(url) for _ in range(6)]  # over both workers, most likely
+        for phone in phones:
+            phone.start()
+        for phone in phones:
+            assert phone.opened.wait(10), "no first event"
+        session.refresh_from_db()
+        assert {phone.events[0][1] for phone in phones} == {session.version}
+
+        deal = session.deals.get()
+        tapped = []
+        for name in ("Alice", "Ben", "Cara"):
+            tapped.append(time.monotonic())
+            deal_tap(deal_id=deal.pk, player_id=players[name].pk, actor=actor)
+            time.sleep(0.3)
+        for phone in phones:
+            phone.join(10)
+
+    session.refresh_from_db()
+    for phone in phones:
+        versions = [version for _, version in phone.events]
+        assert versions[-1] == session.version  # the last change, whatever was merged
+        assert versions == sorted(set(versions))  # each version once, in order
+        # Each tap is heard within a second of its commit.
+        for at, version in phone.events[1:]:
+            assert at - tapped[0] < 5
+        heard_last = phone.events[-1][0]
+        assert heard_last - tapped[-1] < 1.0

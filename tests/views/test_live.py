@@ -1,0 +1,119 @@
+"""Live pages: the stream of a session's versions, and the cheap answers the pages ask
+for once it says the session moved on."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tests.views.helpers import htmx, play_deals
+from tracker.live import Hub
+from tracker.services import share_link_create
+
+pytestmark = pytest.mark.django_db
+
+
+def first_event(response) -> str:
+    chunk = next(iter(response.streaming_content))
+    response.close()  # the stream would go on reading the version every second
+    return chunk.decode()
+
+
+def test_the_stream_says_the_session_s_version_at_once(member, table, actor):
+    session, players = table
+    play_deals(session, players, 1, actor)
+    session.refresh_from_db()
+
+    response = member.get(reverse("member:live", kwargs={"session_id": session.pk}))
+
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/event-stream"
+    assert response["Cache-Control"] == "no-store"
+    assert response["X-Accel-Buffering"] == "no"
+    assert first_event(response) == f"retry: 1500\ndata: {session.version}\n\n"
+
+
+def test_a_viewer_link_may_follow_the_session(table, actor):
+    session, _ = table
+    link = share_link_create(session_id=session.pk, role="viewer", actor=actor)
+
+    response = Client().get(reverse("link:live", kwargs={"token": link.token}))
+
+    assert response.status_code == 200
+    assert first_event(response).startswith("retry: 1500\ndata: ")
+
+
+def test_who_may_not_see_the_session_gets_no_stream(table, actor, stranger):
+    session, _ = table
+    link = share_link_create(session_id=session.pk, role="viewer", actor=actor)
+    revoked = share_link_create(session_id=session.pk, role="viewer", actor=actor)
+    assert revoked.token != link.token  # the first is revoked now
+
+    assert (
+        stranger.get(reverse("member:live", kwargs={"session_id": session.pk})).status_code == 404
+    )
+    assert Client().get(reverse("link:live", kwargs={"token": link.token})).status_code == 404
+    assert (
+        Client().get(reverse("member:live", kwargs={"session_id": session.pk})).status_code == 403
+    )
+    assert Client().get("/s/nonsense/live/").status_code == 404
+
+
+def test_the_stream_is_read_only(member, table):
+    session, _ = table
+
+    response = member.post(reverse("member:live", kwargs={"session_id": session.pk}))
+
+    assert response.status_code == 405
+
+
+def test_standings_asked_at_the_version_shown_answer_204_reading_nothing_more(
+    table, actor, django_assert_num_queries
+):
+    session, players = table
+    play_deals(session, players, 3, actor)
+    link = share_link_create(session_id=session.pk, role="viewer", actor=actor)
+    session.refresh_from_db()
+    phone = Client()
+    url = reverse("link:standings", kwargs={"token": link.token})
+
+    # The link and its session, in reach: then nothing is read.
+    with django_assert_num_queries(2):
+        response = phone.get(url, {"version": str(session.version)}, **htmx())
+    assert response.status_code == 204
+
+    play_deals(session, players, 1, actor)
+    response = phone.get(url, {"version": str(session.version)}, **htmx())
+    assert response.status_code == 200
+    assert "<tr" in response.text
+
+
+# --- The hub each server process shares between its streams ---------------------------
+
+
+def test_the_hub_wakes_the_streams_of_a_session_that_changed():
+    async def scenario():
+        hub = Hub()
+        waiting = [asyncio.create_task(hub.wait(7, after=3, timeout=5)) for _ in range(3)]
+        other = asyncio.create_task(hub.wait(8, after=1, timeout=0.2))
+        await asyncio.sleep(0.01)
+        hub.changed(7, 4)
+        return await asyncio.gather(*waiting), await other
+
+    woken, untouched = asyncio.run(scenario())
+
+    assert woken == [4, 4, 4]
+    assert untouched is None  # another session's change wakes nobody here
+
+
+def test_the_hub_remembers_a_change_that_came_before_the_stream_waited():
+    async def scenario():
+        hub = Hub()
+        hub.changed(7, 5)
+        hub.changed(7, 4)  # a late, older notice changes nothing
+        return await hub.wait(7, after=3, timeout=0.1), hub.latest(7, 3), hub.latest(9, 2)
+
+    assert asyncio.run(scenario()) == (5, 5, 2)
