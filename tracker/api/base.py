@@ -14,9 +14,10 @@ from typing import Any, cast
 
 from django.contrib.auth.models import User
 from django.http.request import RawPostDataException
-from django.utils.cache import add_never_cache_headers
+from django.utils.cache import add_never_cache_headers, patch_cache_control
+from django.utils.http import parse_etags, quote_etag
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.exceptions import NotAuthenticated, ValidationError
 from rest_framework.parsers import FormParser, MultiPartParser
@@ -33,7 +34,7 @@ from tracker.api.authentication import ApiTokenAuthentication, ShareLinkAuthenti
 from tracker.api.exceptions import api_exception_handler
 from tracker.api.pagination import StrictPagination
 from tracker.api.parsers import JSONBodyParser
-from tracker.models import ShareLink
+from tracker.models import Session, ShareLink
 
 PARSERS = [JSONBodyParser, FormParser, MultiPartParser]
 REPLAYED_HEADER = "Idempotent-Replayed"
@@ -95,6 +96,18 @@ class ApiView(APIView):
         serializer = serializer_class(data=self.request.data)
         serializer.is_valid(raise_exception=True)
         return serializer
+
+    def fresh(self, session: Session, answer: Callable[[], Response]) -> Response:
+        """A read of the session's data, tagged with the session's version (`ETag`): a
+        client that sends the tag back (`If-None-Match`) while nothing changed gets 304
+        Not Modified, and `answer` is never computed. The tag also holds what changes the
+        answer besides the session: the caller's role and the language."""
+        tag = quote_etag(f"{session.pk}.{session.version}.{self.actor.role}.{get_language()}")
+        sent = parse_etags(self.request.headers.get("If-None-Match", ""))
+        response = Response(status=304) if tag in sent or "*" in sent else answer()
+        response["ETag"] = tag
+        patch_cache_control(response, private=True, no_cache=True)  # always ask again
+        return response
 
     def paginated(self, queryset: Any, serializer_class: type[Serializer]) -> Response:
         paginator = StrictPagination()

@@ -11,7 +11,7 @@ from tracker.access import Role, access_deal
 from tracker.api import serializers as io
 from tracker.api.base import ApiView, gated
 from tracker.api.events import EventListSchema, EventSchema, event_data, parse_event
-from tracker.api.schema import reads, writes
+from tracker.api.schema import reads, watched, writes
 from tracker.records import DealState
 
 
@@ -22,9 +22,10 @@ def deal_out(state: DealState, code: int = status.HTTP_200_OK) -> Response:
 class DealDetailView(ApiView):
     need = {"GET": Role.VIEWER}
 
-    @reads(io.DealOut, summary="A deal: taps, events, points and ledger")
+    @watched(io.DealOut, summary="A deal: taps, events, points and ledger")
     def get(self, request: Request, pk: int) -> Response:
-        return deal_out(selectors.deal_state(access_deal(self.actor, pk)))
+        deal = access_deal(self.actor, pk)
+        return self.fresh(deal.session, lambda: deal_out(selectors.deal_state(deal)))
 
 
 class DealTapsView(ApiView):

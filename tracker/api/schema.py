@@ -93,6 +93,28 @@ def reads(response: Any, *, checks_query: bool = False, **kwargs: Any) -> Any:
     return extend_schema(responses={200: response, **errors}, **kwargs)
 
 
+IF_NONE_MATCH = OpenApiParameter(
+    "If-None-Match",
+    str,
+    OpenApiParameter.HEADER,
+    description=(
+        "The ETag of an earlier answer: 304 Not Modified while the session has not changed "
+        "since (docs/api.md, Watching a session)."
+    ),
+)
+NOT_MODIFIED = OpenApiResponse(description="Not modified: the answer you hold is current.")
+
+
+def watched(response: Any, **kwargs: Any) -> Any:
+    """A GET of a session's data a client may watch: tagged with the session's version
+    (`ETag`), and 304 Not Modified for a client that already holds it."""
+    return extend_schema(
+        responses={200: response, 304: NOT_MODIFIED, **READ_ERRORS},
+        parameters=[IF_NONE_MATCH],
+        **kwargs,
+    )
+
+
 def writes(request: Any, code: int, response: Any, **kwargs: Any) -> Any:
     """A write: idempotent (`Idempotency-Key`), throttled per caller (429), and refused
     with 400/401/403/404/409/422 as docs/api.md describes."""

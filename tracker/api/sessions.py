@@ -17,7 +17,7 @@ from tracker.access import Role, access_circle, access_session
 from tracker.api import serializers as io
 from tracker.api.base import ApiView, gated
 from tracker.api.pagination import StrictPagination
-from tracker.api.schema import reads, writes
+from tracker.api.schema import reads, watched, writes
 from tracker.errors import Invalid, NotFound
 from tracker.models import Session
 
@@ -79,10 +79,15 @@ class SessionListView(ApiView):
 class SessionDetailView(ApiView):
     need = {"GET": Role.VIEWER}
 
-    @reads(io.SessionOut)
+    @watched(io.SessionOut)
     def get(self, request: Request, pk: int) -> Response:
-        session = access_session(self.actor, pk, queryset=selectors.session_queryset())
-        return Response(sessions_data([session])[0])
+        session = access_session(self.actor, pk)
+
+        def answer() -> Response:
+            shown = selectors.session_queryset().get(pk=session.pk)  # seats, open deal
+            return Response(sessions_data([shown])[0])
+
+        return self.fresh(session, answer)
 
 
 class SessionEndView(ApiView):
@@ -124,7 +129,9 @@ class SessionDealsView(ApiView):
 class StandingsView(ApiView):
     need = {"GET": Role.VIEWER}
 
-    @reads(io.StandingsOut, summary="Session standings")
+    @watched(io.StandingsOut, summary="Session standings")
     def get(self, request: Request, pk: int) -> Response:
         session = access_session(self.actor, pk)
-        return Response(io.standings_data(selectors.session_standings(session)))
+        return self.fresh(
+            session, lambda: Response(io.standings_data(selectors.session_standings(session)))
+        )

@@ -16,7 +16,7 @@ from tracker.access import Actor, Role, access_session
 from tracker.api.base import ApiView, gated
 from tracker.api.fields import AmountField, IdField, MoneyField, renamed
 from tracker.api.payments import PaymentOut, payment_rows
-from tracker.api.schema import reads, writes
+from tracker.api.schema import watched, writes
 from tracker.models import Session
 from tracker.money import Settlement, TransferView
 
@@ -122,11 +122,15 @@ class TransferInput(serializers.Serializer):
 class SettlementView(ApiView):
     need = {"GET": Role.VIEWER}
 
-    @reads(SettlementOut, summary="Balances, what is owed, and the transfers that clear it")
+    @watched(SettlementOut, summary="Balances, what is owed, and the transfers that clear it")
     def get(self, request: Request, pk: int) -> Response:
         session = access_session(self.actor, pk)
-        settlement = selectors.session_settlement(session)
-        return Response(settlement_data(session, settlement, self.actor))
+        return self.fresh(
+            session,
+            lambda: Response(
+                settlement_data(session, selectors.session_settlement(session), self.actor)
+            ),
+        )
 
 
 class SettlementPaidView(ApiView):

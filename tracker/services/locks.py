@@ -8,11 +8,11 @@ expects a lock says so in its docstring.
 
 from __future__ import annotations
 
-from django.db.models import F, Subquery
+from django.db.models import F, Q, Subquery
 from django.utils.translation import gettext_noop
 
 from tracker.errors import Conflict, NotFound
-from tracker.models import Deal, Session
+from tracker.models import Deal, DealPlayer, Seat, Session
 
 NO_DEAL = gettext_noop("There is no deal %(id)s.")
 NO_SESSION = gettext_noop("There is no session %(id)s.")
@@ -42,6 +42,16 @@ def session_of_deal_changed(deal_id: int) -> None:
     deal's (the order undo, End match and corrections take them in): one query."""
     Session.objects.filter(
         pk=Subquery(Deal.objects.filter(pk=deal_id).values("session_id"))
+    ).update(version=F("version") + 1)
+
+
+def sessions_of_player_changed(player_id: int) -> None:
+    """Move on the version of every session the player sits at or played in: their name
+    or how they are paid shows on its pages, which must learn of the change. One query;
+    no lock is taken (nothing else of the sessions changes)."""
+    Session.objects.filter(
+        Q(pk__in=Seat.objects.filter(player_id=player_id).values("session_id"))
+        | Q(pk__in=DealPlayer.objects.filter(player_id=player_id).values("deal__session_id"))
     ).update(version=F("version") + 1)
 
 

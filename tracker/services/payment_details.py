@@ -14,6 +14,7 @@ from scoring.vietqr import ACCOUNT, BANKS_BY_BIN
 from tracker.access import Actor
 from tracker.errors import Invalid
 from tracker.models import PaymentDetails, Player
+from tracker.services.locks import sessions_of_player_changed
 
 NO_SUCH_BANK = gettext_noop("Pick the bank from the list.")
 BAD_ACCOUNT = gettext_noop("An account number is 1 to 19 letters or digits.")
@@ -57,4 +58,5 @@ def payment_details_set(
     details.account_name, details.link = account_name, link.strip()
     details.updated_by, details.updated_at = actor.user, timezone.now()
     details.save()
+    sessions_of_player_changed(player.pk)  # settle up shows how they are paid
     return details

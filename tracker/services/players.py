@@ -13,7 +13,7 @@ from tracker.errors import Conflict, Invalid, refused_by_rules
 from tracker.models import Circle, Deal, DealPlayer, Player, Seat, Session, StandingTally
 from tracker.records import live_records
 from tracker.services.circles import clean_name, name_key
-from tracker.services.locks import locked_session, open_deal_of
+from tracker.services.locks import locked_session, open_deal_of, sessions_of_player_changed
 from tracker.services.results import deal_before, next_opening, reopen
 
 ALREADY_A_PLAYER = gettext_noop("%(name)s is already a player in %(circle)s.")
@@ -63,6 +63,7 @@ def player_rename(*, player: Player, name: str) -> Player:
         raise Conflict(ALREADY_A_PLAYER, name=taken.name, circle=player.circle.name)
     player.name = name
     player.save(update_fields=["name"])
+    sessions_of_player_changed(player.pk)
     return player
 
 
