@@ -75,3 +75,21 @@ def test_a_non_member_gets_404(stranger, table):
     session, _players = table
 
     assert stranger.get(url(session)).status_code == 404
+
+
+def test_a_long_night_s_sparkline_shows_its_last_40_deals_from_where_each_stood(
+    member, table, actor
+):
+    session, players = table
+    play_deals(session, players, 45, actor)
+
+    response = member.get(url(session))
+
+    assert response.context["deal_count"] == 45
+    assert "after 45 deals" in response.text
+    for line in response.context["lines"]:
+        points = line.spark.split()
+        assert len(points) == 41  # where the player stood before deal 6, then 40 deals
+    # The tallest line ends at the top: the last point is the player's total.
+    leader = response.context["lines"][0]
+    assert leader.spark.split()[-1].endswith(",1.0")

@@ -141,17 +141,25 @@ def standings_over(
     return in_standings_order(rows.values())
 
 
-def session_points_by_deal(session: Session) -> list[tuple[int, dict[int, int]]]:
-    """Each counted deal's points per player, oldest first (the standings' sparklines).
+def session_points_by_deal(
+    session: Session, *, last: int
+) -> tuple[int, list[tuple[int, dict[int, int]]]]:
+    """How many deals count, and the points per player of the `last` of them, oldest first
+    (the standings' sparklines).
 
-    One query, whatever the number of deals.
+    One query, reading at most `last` deals however long the session. The count is the
+    newest counted deal's number: deals are numbered 1, 2, 3... and every deal before
+    the open (or ended, winnerless) one counts.
     """
+    recent = (
+        Deal.objects.filter(counted(), session=session).order_by("-number").values("pk")[:last]
+    )
     by_deal: dict[int, dict[int, int]] = {}
     rows = (
-        DealPlayer.objects.filter(counted("deal__"), deal__session=session)
+        DealPlayer.objects.filter(deal__in=recent)
         .order_by("deal__number", "seat")
         .values_list("deal__number", "player_id", "points")
     )
     for number, player, points in rows:
         by_deal.setdefault(number, {})[player] = points
-    return sorted(by_deal.items())
+    return max(by_deal, default=0), sorted(by_deal.items())

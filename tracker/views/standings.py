@@ -16,6 +16,7 @@ from tracker.views.screens.summary import headline
 from tracker.views.screens.words import FORMAT_NAMES, RULE_NAMES
 
 SPARK_WIDTH, SPARK_HEIGHT = 64, 18
+SPARK_DEALS = 40  # the sparkline shows the last 40 deals: a long night reads no more
 
 
 def _sparkline(values: Sequence[int], top: int) -> str:
@@ -53,12 +54,16 @@ def standings(request: HttpRequest, page: SessionPage) -> HttpResponse:
     if request.htmx and request.GET.get("version") == str(session.version):
         return HttpResponse(status=204)
     rows = selectors.session_standings(session)
-    by_deal = selectors.session_points_by_deal(session)
-    totals: dict[int, list[int]] = {row.player: [0] for row in rows}
+    deal_count, by_deal = selectors.session_points_by_deal(session, last=SPARK_DEALS)
+    # Each line starts where the player stood before the deals it shows.
+    totals: dict[int, list[int]] = {
+        row.player: [row.points - sum(points.get(row.player, 0) for _, points in by_deal)]
+        for row in rows
+    }
     for _number, points in by_deal:
         for player, line in totals.items():
             line.append(line[-1] + points.get(player, 0))
-    top = max((line[-1] for line in totals.values()), default=0)
+    top = max((max(line) for line in totals.values()), default=0)
     lines = [
         StandingLine(
             rank=rank,
@@ -81,11 +86,11 @@ def standings(request: HttpRequest, page: SessionPage) -> HttpResponse:
         lines=lines,
         seen=current,
         version=session.version,
-        deal_count=len(by_deal),
+        deal_count=deal_count,
         rule_name=RULE_NAMES.get(session.stake_rule, session.stake_rule),
         format_name=FORMAT_NAMES.get(session.format, session.format),
         # What a chat app shows for a shared link (Open Graph): who leads, or won.
-        og_description=headline(session, rows, len(by_deal)),
+        og_description=headline(session, rows, deal_count),
     )
     if request.htmx:
         return render(request, "standings/_table.html", context)
