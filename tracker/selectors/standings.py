@@ -151,9 +151,7 @@ def session_points_by_deal(
     newest counted deal's number: deals are numbered 1, 2, 3... and every deal before
     the open (or ended, winnerless) one counts.
     """
-    recent = (
-        Deal.objects.filter(counted(), session=session).order_by("-number").values("pk")[:last]
-    )
+    recent = Deal.objects.filter(counted(), session=session).order_by("-number").values("pk")[:last]
     by_deal: dict[int, dict[int, int]] = {}
     rows = (
         DealPlayer.objects.filter(deal__in=recent)
