@@ -1,0 +1,340 @@
+"""Capacity: N tables playing at once against the app as `make serve` runs it.
+
+    .venv/bin/python bench/capacity.py [--tables 100,300,1000] [--seconds 60]
+                                       [--watch stream|poll] [--workers 0]
+
+Each table has one scorer tapping a player out every 20 seconds (through the API, with
+the table's scorer link; three taps file a deal and the next one opens) and three phones
+watching: two with the standings open, and the scorer's own tap screen. With
+`--watch stream` (what the pages do) each phone listens to the session's live stream and
+the standings fetch their fragment when a newer version is announced; with
+`--watch poll` (what they did before) each phone asks every 1.5 s, and an unchanged
+session answers 204.
+
+For each N it reports the tap's latency, how stale the standings were (from the moment a
+tap was sent to the moment a watcher holds a fragment showing it), the requests the
+watchers made, and the CPU used by the server, by PostgreSQL and by this load generator
+(an asyncio client, httpx on uvloop), as shares of one core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import re
+import resource
+import secrets
+import statistics
+import sys
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+import uvloop
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.common import (  # noqa: E402  (the path above first)
+    HOST,
+    PLAYERS,
+    cpu_seconds,
+    percentile,
+    postgres_pids,
+    process_tree,
+    reset_database,
+    serving,
+    setup_django,
+)
+
+PORT = 8766
+TAP_EVERY = 20.0
+POLL_EVERY = 1.5
+VERSION = re.compile(rb'data-version="(\d+)"')
+
+
+@dataclass
+class Table:
+    session: int
+    deal: int
+    players: list[int]
+    scorer: str
+    viewer: str
+    start_version: int
+    sent: list[float] = field(default_factory=list)  # when each tap was sent
+
+
+@dataclass
+class Figures:
+    opened: int = 0  # streams (or pollers) that have started
+    taps: list[float] = field(default_factory=list)
+    stale: list[float] = field(default_factory=list)
+    fetches: int = 0
+    errors: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+
+
+def make_tables(count: int) -> list[Table]:
+    """`count` sessions of four, each with a scorer and a viewer link, by the app's own
+    services."""
+    from django.contrib.auth import get_user_model
+
+    from tracker.access import Actor
+    from tracker.models import Session
+    from tracker.services import circle_create, session_create, share_link_create
+
+    user = get_user_model().objects.create_user(f"bench-{secrets.token_hex(3)}", password="x")
+    circle = circle_create(owner=user, name=f"Bench {count}")
+    actor = Actor(user=user)
+    tables = []
+    for number in range(count):
+        names = [f"{name} {number}" for name in PLAYERS]
+        session = session_create(circle=circle, name=f"Table {number}", players=names, actor=actor)
+        scorer = share_link_create(session_id=session.pk, role="scorer", actor=actor)
+        viewer = share_link_create(session_id=session.pk, role="viewer", actor=actor)
+        seats = list(session.seats.order_by("position").values_list("player_id", flat=True))
+        tables.append(
+            Table(
+                session=session.pk,
+                deal=session.deals.get().pk,
+                players=seats,
+                scorer=scorer.token,
+                viewer=viewer.token,
+                start_version=Session.objects.get(pk=session.pk).version,
+            )
+        )
+    return tables
+
+
+async def scorer(client: httpx.AsyncClient, table: Table, until: float, out: Figures) -> None:
+    await asyncio.sleep(random.uniform(0, TAP_EVERY))
+    headers = {"Authorization": f"Share {table.scorer}"}
+    out_this_deal = deals = 0
+    while time.monotonic() < until:
+        first = deals % 4  # each deal another finishing order
+        player = (table.players[first:] + table.players[:first])[out_this_deal]
+        table.sent.append(time.monotonic())
+        started = time.perf_counter()
+        try:
+            response = await client.post(
+                f"/api/deals/{table.deal}/taps/",
+                json={"player": player},
+                headers={**headers, "Idempotency-Key": secrets.token_hex(12)},
+            )
+        except httpx.HTTPError as error:
+            out.errors[f"tap {type(error).__name__}"] += 1
+            table.sent.pop()
+            await asyncio.sleep(TAP_EVERY)
+            continue
+        out.taps.append(time.perf_counter() - started)
+        if response.status_code != 201:
+            out.errors[f"tap {response.status_code}"] += 1
+            table.sent.pop()
+        else:
+            out_this_deal += 1
+            if out_this_deal == 3:
+                table.deal, out_this_deal, deals = response.json()["next_deal"], 0, deals + 1
+        await asyncio.sleep(TAP_EVERY)
+
+
+def note_staleness(table: Table, shown_before: int, shown: int, out: Figures) -> None:
+    """The taps a fragment of version `shown` newly shows: how long since each was sent."""
+    now = time.monotonic()
+    for tap in range(shown_before - table.start_version, shown - table.start_version):
+        if 0 <= tap < len(table.sent):
+            out.stale.append(now - table.sent[tap])
+
+
+async def fetch_standings(client: httpx.AsyncClient, table: Table, shown: int, out: Figures) -> int:
+    out.fetches += 1
+    response = await client.get(
+        f"/s/{table.viewer}/standings/",
+        params={"version": str(shown)},
+        headers={"HX-Request": "true"},
+    )
+    if response.status_code == 204:
+        return shown
+    if response.status_code != 200:
+        out.errors[f"standings {response.status_code}"] += 1
+        return shown
+    found = VERSION.search(response.content)
+    newer = int(found.group(1)) if found else shown
+    note_staleness(table, shown, newer, out)
+    return newer
+
+
+async def standings_listening(
+    client: httpx.AsyncClient, table: Table, until: float, out: Figures
+) -> None:
+    shown = table.start_version
+    first = True
+    while time.monotonic() < until:
+        try:
+            async with client.stream("GET", f"/s/{table.viewer}/live/") as stream:
+                async for line in stream.aiter_lines():
+                    if first and line.startswith("data: "):
+                        out.opened, first = out.opened + 1, False
+                    if line.startswith("data: ") and int(line[6:]) > shown:
+                        shown = await fetch_standings(client, table, shown, out)
+                    if time.monotonic() >= until:
+                        return
+        except httpx.HTTPError as error:
+            out.errors[f"stream {type(error).__name__}"] += 1
+            await asyncio.sleep(1)
+
+
+async def tap_screen_listening(
+    client: httpx.AsyncClient, table: Table, until: float, out: Figures
+) -> None:
+    """The scorer's own screen: its taps' answers update it, so it only listens."""
+    first = True
+    while time.monotonic() < until:
+        try:
+            async with client.stream("GET", f"/s/{table.scorer}/live/") as stream:
+                async for line in stream.aiter_lines():
+                    if first and line.startswith("data: "):
+                        out.opened, first = out.opened + 1, False
+                    if time.monotonic() >= until:
+                        return
+        except httpx.HTTPError:
+            await asyncio.sleep(1)
+
+
+async def standings_polling(
+    client: httpx.AsyncClient, table: Table, until: float, out: Figures
+) -> None:
+    shown = table.start_version
+    out.opened += 1
+    await asyncio.sleep(random.uniform(0, POLL_EVERY))
+    while time.monotonic() < until:
+        try:
+            shown = await fetch_standings(client, table, shown, out)
+        except httpx.HTTPError as error:
+            out.errors[f"standings {type(error).__name__}"] += 1
+        await asyncio.sleep(POLL_EVERY)
+
+
+async def tap_screen_polling(
+    client: httpx.AsyncClient, table: Table, until: float, out: Figures
+) -> None:
+    out.opened += 1
+    await asyncio.sleep(random.uniform(0, POLL_EVERY))
+    while time.monotonic() < until:
+        version = table.start_version + len(table.sent)
+        out.fetches += 1
+        try:
+            await client.get(
+                f"/s/{table.scorer}/", params={"seen": str(version)}, headers={"HX-Request": "true"}
+            )
+        except httpx.HTTPError as error:
+            out.errors[f"tap screen {type(error).__name__}"] += 1
+        await asyncio.sleep(POLL_EVERY)
+
+
+async def play(
+    tables: list[Table], seconds: float, watch: str, out: Figures, server_pid: int
+) -> dict[str, float]:
+    """Open every watcher first (a stream counts once its first event came), then play
+    for `seconds`, measuring CPU over the playing only."""
+    limits = httpx.Limits(max_connections=None, max_keepalive_connections=None)
+    timeout = httpx.Timeout(30, read=60)
+    async with httpx.AsyncClient(
+        base_url=f"http://{HOST}:{PORT}", limits=limits, timeout=timeout
+    ) as client:
+        until = time.monotonic() + seconds + 120  # the watchers outlive the playing
+        watchers = []
+        for table in tables:
+            if watch == "stream":
+                watchers += [standings_listening(client, table, until, out) for _ in range(2)]
+                watchers.append(tap_screen_listening(client, table, until, out))
+            else:
+                watchers += [standings_polling(client, table, until, out) for _ in range(2)]
+                watchers.append(tap_screen_polling(client, table, until, out))
+        watching = [asyncio.ensure_future(job) for job in watchers]
+        for _ in range(1200):
+            if out.opened >= len(watchers):
+                break
+            await asyncio.sleep(0.1)
+        out.fetches = 0
+        cpu = (cpu_seconds(process_tree(server_pid)), postgres_cpu(), own_cpu())
+        started = time.monotonic()
+        stop = started + seconds
+        await asyncio.gather(*(scorer(client, table, stop, out) for table in tables))
+        await asyncio.sleep(3)  # the last taps reach the watchers
+        wall = time.monotonic() - started
+        used = (cpu_seconds(process_tree(server_pid)), postgres_cpu(), own_cpu())
+        for job in watching:
+            job.cancel()
+        await asyncio.gather(*watching, return_exceptions=True)
+    return {
+        "wall": wall,
+        "server": (used[0] - cpu[0]) / wall,
+        "database": (used[1] - cpu[1]) / wall,
+        "client": (used[2] - cpu[2]) / wall,
+    }
+
+
+def own_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def postgres_cpu() -> float:
+    return cpu_seconds(postgres_pids())
+
+
+def run(count: int, seconds: float, watch: str, workers: int) -> dict[str, object]:
+    tables = make_tables(count)
+    with serving(PORT, workers=workers) as server:
+        out = Figures()
+        used = uvloop.run(play(tables, seconds, watch, out, server.pid))
+    return {
+        "tables": count,
+        "taps": len(out.taps),
+        "tap p50 ms": statistics.median(out.taps) * 1000 if out.taps else float("nan"),
+        "tap p99 ms": percentile(out.taps, 0.99) * 1000,
+        "stale p50 s": percentile(out.stale, 0.5),
+        "stale p95 s": percentile(out.stale, 0.95),
+        "watcher req/s": out.fetches / used["wall"],
+        "server CPU": used["server"],
+        "PG CPU": used["database"],
+        "client CPU": used["client"],
+        "errors": sum(out.errors.values()),
+        "_errors": dict(out.errors),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tables", default="100,300,1000", help="table counts to run")
+    parser.add_argument("--seconds", type=float, default=60, help="how long each count plays")
+    parser.add_argument("--watch", choices=["stream", "poll"], default="stream")
+    parser.add_argument("--workers", type=int, default=0, help="gunicorn workers (0: auto)")
+    options = parser.parse_args()
+
+    print(f"machine: {os.cpu_count()} cores; watching by {options.watch}; {options.seconds:.0f} s")
+    reset_database()
+    setup_django()
+    rows = [
+        run(int(count), options.seconds, options.watch, options.workers)
+        for count in options.tables.split(",")
+    ]
+    columns = [name for name in rows[0] if not name.startswith("_")]
+    print("| " + " | ".join(columns) + " |")
+    print("|" + "---:|" * len(columns))
+    for row in rows:
+        cells = [
+            f"{row[name]:.2f}" if isinstance(row[name], float) else str(row[name])
+            for name in columns
+        ]
+        print("| " + " | ".join(cells) + " |")
+    for row in rows:
+        if row["_errors"]:
+            print(f"errors at {row['tables']} tables:", row["_errors"])
+    print("CPU is in cores (1.00 = one core busy); the machine has", os.cpu_count())
+
+
+if __name__ == "__main__":
+    main()
