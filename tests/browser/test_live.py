@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import sign_in
 from tracker.access import Actor
-from tracker.services import share_link_create
+from tracker.services import deal_tap, share_link_create
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -33,13 +33,37 @@ def test_a_tap_on_one_phone_shows_on_the_other_standings_within_two_seconds(
     expect(scorer.locator(".tap__deal")).to_have_text("· Deal 2")
     filed = time.monotonic()
 
-    # No reload on the watcher: the polled fragment brings the new points, and the
-    # changed row flashes.
+    # No reload on the watcher: the stream announces the new version, the fragment brings
+    # the new points, and the changed row flashes.
     expect(alice_row.locator("td.strong")).to_have_text("3", timeout=2000)
     assert time.monotonic() - filed < 2.0
     expect(watcher.locator("#standings tr.flash")).not_to_have_count(0)
     expect(watcher.locator("#standings")).to_contain_text("after 1 deal")
     screenshot(watcher, "12-standings-viewer-live")
+
+
+def test_a_phone_without_event_streams_asks_every_1_5_s_and_still_follows(
+    new_phone, table_of_four, user, actor
+):
+    session, players = table_of_four
+    link = share_link_create(session_id=session.pk, role="viewer", actor=Actor(user=user))
+    watcher = new_phone()
+    watcher.add_init_script("delete window.EventSource;")  # an old browser, a proxy...
+    asked = []
+    watcher.on(
+        "request",
+        lambda request: asked.append(request.url) if "/standings/" in request.url else None,
+    )
+    watcher.goto(f"/s/{link.token}/standings/")
+    alice_row = watcher.locator("#standings tbody tr", has_text="Alice").first
+
+    deal = session.deals.get()
+    for name in ("Alice", "Cara", "Ben"):
+        deal_tap(deal_id=deal.pk, player_id=players[name].pk, actor=actor)
+
+    expect(alice_row.locator("td.strong")).to_have_text("3", timeout=4000)
+    assert not [url for url in asked if "/live/" in url]
+    assert len(asked) >= 2  # the page, then its questions
 
 
 def test_a_viewer_link_cannot_tap(new_phone, table_of_four, user, screenshot):

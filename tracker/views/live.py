@@ -46,6 +46,7 @@ def _opening(
     request: HttpRequest, session_id: int | None, token: str | None
 ) -> tuple[int, int] | HttpResponse:
     """The session this request may follow and its version now, or the refusal."""
+    served_async = isinstance(request, ASGIRequest)
     try:
         if token is None and not request.user.is_authenticated:
             return HttpResponse(status=403)
@@ -54,8 +55,11 @@ def _opening(
     except Refusal as refusal:
         return refused(request, refusal)
     finally:
-        # A stream holds no connection while it waits (an ASGI stream may last minutes).
-        connection.close()
+        # An ASGI stream holds no connection while it waits (it may last minutes). A WSGI
+        # stream reads from its own thread's connection, which Django closes at the end;
+        # closing it here would break a test's transaction on PostgreSQL.
+        if served_async and not connection.in_atomic_block:
+            connection.close()
 
 
 async def live(
