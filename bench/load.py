@@ -85,7 +85,7 @@ def rounds(phone: Phone, token: str, session: dict, count: int) -> dict[str, lis
     api = {"Authorization": f"Token {token}", "Accept-Language": "en"}
     htmx = {"HX-Request": "true", "Accept-Language": "en"}
     timings: dict[str, list[float]] = defaultdict(list)
-    sid, deal, out = session["id"], session["deal"], 0
+    sid, deal, out = session["id"], session["deal"], session.get("out", 0)
 
     def timed(name: str, method: str, path: str, headers: dict, body=None, want=200):
         status, response, data, elapsed = phone.call(method, path, headers, body)
@@ -133,7 +133,7 @@ def rounds(phone: Phone, token: str, session: dict, count: int) -> dict[str, lis
         if out == 3:
             deal, out = json.loads(data)["next_deal"], 0
             players.append(players.pop(0))  # another finishing order
-    session["deal"] = deal
+    session["deal"], session["out"] = deal, out  # the next call goes on where this one left
     return timings
 
 

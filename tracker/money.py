@@ -14,7 +14,7 @@ from django.db.models import QuerySet, Sum
 import scoring
 import scoring.payments
 from scoring.payments import MoneyPaid
-from tracker.models import LedgerLine, Payment, Session
+from tracker.models import LedgerLine, Payment, Session, StandingTally
 
 LEDGER_PLACES = Decimal("0.001")
 
@@ -120,12 +120,24 @@ def _settlement(balances: dict[int, Decimal], payments: list[Payment]) -> Settle
     )
 
 
+def tallied_balances(session_ids: Iterable[int]) -> dict[int, dict[int, Decimal]]:
+    """Each session's balances (received − paid, per player) from its running totals: one
+    query a row a player, however many deals. `StandingTally.net` moves in the same
+    transaction as the ledger lines (an open deal and an empty ended one have neither, SPEC
+    3.3), so it equals the ledger's sums, which the tests hold it to."""
+    by_session: dict[int, dict[int, Decimal]] = defaultdict(dict)
+    rows = StandingTally.objects.filter(session_id__in=list(session_ids)).exclude(net=0)
+    for session_id, player_id, net in rows.values_list("session_id", "player_id", "net"):
+        by_session[session_id][player_id] = net.quantize(LEDGER_PLACES)
+    return by_session
+
+
 def settlement_of(session: Session) -> Settlement:
     """Balances, what is still owed after the payments, and the fewest transfers that
     clear it (`scoring.payments`: paying a transfer never reshuffles the others; a
-    correction after a payment shows the refund). Queries: money in, money out, the
-    payments with who recorded and cancelled them — three."""
-    session_balances = balances(LedgerLine.objects.filter(session=session))
+    correction after a payment shows the refund). Queries: the balances from the running
+    totals, the payments with who recorded and cancelled them — two, however many deals."""
+    session_balances = tallied_balances([session.pk]).get(session.pk, {})
     payments = list(
         Payment.objects.filter(session=session)
         .select_related("recorded_by", "recorded_via", "cancelled_by", "cancelled_via")
@@ -136,9 +148,10 @@ def settlement_of(session: Session) -> Settlement:
 
 def settlements_of(session_ids: Iterable[int]) -> dict[int, Settlement]:
     """The settlement of each session (for lists: which still have money open, and how
-    much). Queries: money in, money out, payments — three, however many sessions."""
+    much). Queries: the balances from the running totals, payments — two, however many
+    sessions and deals."""
     ids = list(session_ids)
-    by_session = nets(LedgerLine.objects.filter(session_id__in=ids), "session_id")
+    by_session = tallied_balances(ids)
     payments: dict[int, list[Payment]] = defaultdict(list)
     for payment in Payment.objects.filter(session_id__in=ids).order_by("paid_at", "pk"):
         payments[payment.session_id].append(payment)

@@ -259,9 +259,9 @@ def test_settlement_and_payments_cost_the_same_however_many_payments(
             {"from": table.p["Ben"], "to": table.p["Alice"], "amount": "0.01"},
         )
 
-    # 1 token, 2 session in reach, 3 money received, 4 money paid, 5 payments with who
-    # recorded and cancelled them, 6 the payees' payment details
-    with django_assert_num_queries(6):
+    # 1 token, 2 session in reach, 3 balances from the running totals, 4 payments with who
+    # recorded and cancelled them, 5 the payees' payment details
+    with django_assert_num_queries(5):
         body = settlement(table)
     # 1 token, 2 session in reach, 3 payments with who recorded and cancelled them
     with django_assert_num_queries(3):
@@ -306,7 +306,7 @@ def test_the_session_list_costs_the_same_however_many_sessions(
         )
 
     # 1 token, 2 count, 3 the page of sessions, 4 their seats, 5 their open deals,
-    # 6 money received, 7 money paid, 8 payments
-    with django_assert_num_queries(8):
+    # 6 balances from the running totals, 7 payments
+    with django_assert_num_queries(7):
         listed = api.get("/api/sessions/").json()["results"]
     assert [session["open"] for session in listed] == ["2.00"] * sessions

@@ -189,9 +189,9 @@ def test_standings_query_count_is_constant(long_session, api, django_assert_num_
 @pytest.mark.parametrize("filed", SIZES)
 def test_settlement_query_count_is_constant(long_session, api, django_assert_num_queries, filed):
     table, _ = long_session(filed)
-    # 1 token, 2 session in reach, 3 money received, 4 money paid, 5 payments, 6 the
+    # 1 token, 2 session in reach, 3 balances from the running totals, 4 payments, 5 the
     # payees' payment details (none here, so no names for transfer notes)
-    with django_assert_num_queries(6):
+    with django_assert_num_queries(5):
         response = api.get(f"/api/sessions/{table.id}/settlement/")
     transfers = [(t["from"], t["to"], t["amount"]) for t in response.json()["transfers"]]
     dev, alice, ben = (table.p[name] for name in ("Dev", "Alice", "Ben"))

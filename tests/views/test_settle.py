@@ -224,10 +224,10 @@ def test_settle_page_costs_the_same_however_many_payments(
             actor=actor,
         )
 
-    # 1 login session, 2 account, 3 session in reach, 4 money received, 5 money paid,
-    # 6 payments with who recorded and cancelled them, 7 names, 8 the payees' payment
-    # details
-    with django_assert_num_queries(8):
+    # 1 login session, 2 account, 3 session in reach, 4 balances from the running
+    # totals, 5 payments with who recorded and cancelled them, 6 names, 7 the payees'
+    # payment details
+    with django_assert_num_queries(7):
         response = member.get(reverse("member:settle", kwargs={"session_id": session.pk}))
     assert len(response.context["payments"]) == payments
 
@@ -339,7 +339,7 @@ def test_the_circle_page_costs_the_same_however_many_sessions(
         play_deals(session, players, 2, actor)
 
     # 1 login session, 2 account, 3 circle, 4 sessions with deal counts, 5 every
-    # session's currency, 6 money received, 7 money paid, 8 payments, 9 players
-    with django_assert_num_queries(9):
+    # session's currency, 6 balances from the running totals, 7 payments, 8 players
+    with django_assert_num_queries(8):
         response = member.get(reverse("circle", kwargs={"circle_id": circle.pk}))
     assert len(response.context["sessions"]) == sessions

@@ -102,7 +102,7 @@ def test_the_summary_costs_the_same_however_many_deals(
     play_deals(session, players, deals, actor)
 
     # 1 login session, 2 account, 3 session in reach, 4 standings, 5 counted deals,
-    # 6 money received, 7 money paid, 8 payments, 9 names, 10 the viewer link to share
-    with django_assert_num_queries(10):
+    # 6 balances from the running totals, 7 payments, 8 names, 9 the viewer link to share
+    with django_assert_num_queries(9):
         response = member.get(summary_url(session))
     assert response.context["deal_count"] == deals

@@ -23,14 +23,14 @@ def session_balances(session: Session) -> dict[int, Decimal]:
 
 
 def session_settlement(session: Session) -> Settlement:
-    """Balances, what is still owed, the transfers and the payments (three queries; see
+    """Balances, what is still owed, the transfers and the payments (two queries; see
     `settlement_of`)."""
     return settlement_of(session)
 
 
 def session_settlements(sessions: Iterable[Session]) -> dict[int, Settlement]:
     """Each session's settlement, by session id: whether it is settled and how much is
-    open (three queries however many sessions; see `settlements_of`)."""
+    open (two queries however many sessions; see `settlements_of`)."""
     return settlements_of(session.pk for session in sessions)
 
 
