@@ -26,6 +26,7 @@ import random
 import re
 import resource
 import secrets
+import ssl
 import statistics
 import sys
 import time
@@ -86,10 +87,11 @@ def make_tables(count: int) -> list[Table]:
     from tracker.services import circle_create, session_create, share_link_create
 
     user = get_user_model().objects.create_user(f"bench-{secrets.token_hex(3)}", password="x")
-    circle = circle_create(owner=user, name=f"Bench {count}")
     actor = Actor(user=user)
     tables = []
     for number in range(count):
+        if number % 100 == 0:  # a circle holds at most 500 players
+            circle = circle_create(owner=user, name=f"Bench {count}.{number // 100}")
         names = [f"{name} {number}" for name in PLAYERS]
         session = session_create(circle=circle, name=f"Table {number}", players=names, actor=actor)
         scorer = share_link_create(session_id=session.pk, role="scorer", actor=actor)
@@ -238,20 +240,33 @@ async def play(
 ) -> dict[str, float]:
     """Open every watcher first (a stream counts once its first event came), then play
     for `seconds`, measuring CPU over the playing only."""
-    limits = httpx.Limits(max_connections=None, max_keepalive_connections=None)
-    timeout = httpx.Timeout(30, read=60)
-    async with httpx.AsyncClient(
-        base_url=f"http://{HOST}:{PORT}", limits=limits, timeout=timeout
-    ) as client:
+    # A client a phone, as at a real table: one client for every phone would put a
+    # thousand streams in one connection pool, which httpx scans at every request, and the
+    # load generator, not the server, would be what was measured.
+    tls = ssl.create_default_context()  # made once: httpx would make one a client
+    clients: list[httpx.AsyncClient] = []
+
+    def phone() -> httpx.AsyncClient:
+        clients.append(
+            httpx.AsyncClient(
+                base_url=f"http://{HOST}:{PORT}",
+                timeout=httpx.Timeout(30, read=60),
+                verify=tls,
+            )
+        )
+        return clients[-1]
+
+    try:
         until = time.monotonic() + seconds + 120  # the watchers outlive the playing
         watchers = []
+        scorers = {table.session: phone() for table in tables}
         for table in tables:
             if watch == "stream":
-                watchers += [standings_listening(client, table, until, out) for _ in range(2)]
-                watchers.append(tap_screen_listening(client, table, until, out))
+                watchers += [standings_listening(phone(), table, until, out) for _ in range(2)]
+                watchers.append(tap_screen_listening(phone(), table, until, out))
             else:
-                watchers += [standings_polling(client, table, until, out) for _ in range(2)]
-                watchers.append(tap_screen_polling(client, table, until, out))
+                watchers += [standings_polling(phone(), table, until, out) for _ in range(2)]
+                watchers.append(tap_screen_polling(phone(), table, until, out))
         watching = [asyncio.ensure_future(job) for job in watchers]
         for _ in range(1200):
             if out.opened >= len(watchers):
@@ -261,13 +276,17 @@ async def play(
         cpu = (cpu_seconds(process_tree(server_pid)), postgres_cpu(), own_cpu())
         started = time.monotonic()
         stop = started + seconds
-        await asyncio.gather(*(scorer(client, table, stop, out) for table in tables))
+        await asyncio.gather(
+            *(scorer(scorers[table.session], table, stop, out) for table in tables)
+        )
         await asyncio.sleep(3)  # the last taps reach the watchers
         wall = time.monotonic() - started
         used = (cpu_seconds(process_tree(server_pid)), postgres_cpu(), own_cpu())
         for job in watching:
             job.cancel()
         await asyncio.gather(*watching, return_exceptions=True)
+    finally:
+        await asyncio.gather(*(client.aclose() for client in clients), return_exceptions=True)
     return {
         "wall": wall,
         "server": (used[0] - cpu[0]) / wall,

@@ -73,20 +73,26 @@ def setup_django() -> None:
 
 @contextmanager
 def serving(port: int, workers: int = 0, **env: str) -> Iterator[subprocess.Popen[bytes]]:
-    """The app as `make serve` runs it (gunicorn --config gunicorn.conf.py)."""
+    """The app as `make serve` runs it (gunicorn --config gunicorn.conf.py). Its request
+    log (a JSON line a request, with the time the server spent) goes to the file that
+    BENCH_SERVER_LOG names, if any."""
     command = [sys.executable, "-m", "gunicorn", "--config", "gunicorn.conf.py"]
     extra = {"BIND": f"{HOST}:{port}"}
     if workers:
         extra["WEB_CONCURRENCY"] = str(workers)
-    server = subprocess.Popen(
-        command, cwd=ROOT, env=server_env(**extra, **env), stdout=subprocess.DEVNULL
-    )
+    log_path = os.environ.get("BENCH_SERVER_LOG")
+    log = open(log_path, "wb") if log_path else subprocess.DEVNULL  # noqa: SIM115
+    server = subprocess.Popen(command, cwd=ROOT, env=server_env(**extra, **env), stdout=log)
     try:
         wait_for(server, port)
         yield server
     finally:
-        server.terminate()
-        server.wait(timeout=30)
+        server.terminate()  # streams still open hold gunicorn's graceful stop to its end
+        try:
+            server.wait(timeout=35)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
 
 
 def wait_for(process: subprocess.Popen[bytes], port: int) -> None:
