@@ -19,14 +19,15 @@ Callers:
 
 from __future__ import annotations
 
+import contextlib
 import re
 import secrets
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeVar
 
 from django.contrib.auth.models import User
-from django.db.models import QuerySet
+from django.db.models import Model, QuerySet
 from django.utils.translation import gettext_noop
 
 from tracker.errors import Forbidden, NotFound
@@ -125,6 +126,15 @@ def sees_account_names(actor: Actor) -> bool:
     return actor.role is Role.MEMBER
 
 
+_Row = TypeVar("_Row", bound=Model)
+
+
+def _one(queryset: QuerySet[_Row]) -> _Row | None:
+    """The row a lookup by a unique key finds, or None. Not `first()`: the ORDER BY it adds
+    changes nothing for one row, and compiling it cost more than running the query."""
+    return next(iter(queryset.order_by()[:1]), None)
+
+
 # --- Links ------------------------------------------------------------------------------
 
 
@@ -136,7 +146,9 @@ def link_by_token(token: str) -> ShareLink:
     """
     link = None
     if TOKEN.fullmatch(token):
-        link = ShareLink.objects.select_related("session__circle").filter(token=token).first()
+        # get(), not first(): the token is unique, and an ORDER BY costs its compiling.
+        with contextlib.suppress(ShareLink.DoesNotExist):
+            link = ShareLink.objects.select_related("session__circle").get(token=token)
     if link is None or not secrets.compare_digest(link.token.encode(), token.encode()):
         raise NotFound(NO_LINK, code="link_not_valid")
     if link.revoked_at is not None:
@@ -173,7 +185,7 @@ def check_invite(invite: Invite) -> None:
 def access_invite(actor: Actor, invite_id: int) -> Invite:
     """An invite to one of the caller's circles (members make, see and revoke them)."""
     require(actor, Role.MEMBER)
-    invite = Invite.objects.filter(pk=invite_id, circle__members=actor.user).first()
+    invite = _one(Invite.objects.filter(pk=invite_id, circle__members=actor.user))
     if invite is None:
         raise NotFound(NO_INVITE, id=invite_id)
     return invite
@@ -191,7 +203,7 @@ def circles_of(actor: Actor) -> QuerySet[Circle]:
 
 def access_circle(actor: Actor, circle_id: int) -> Circle:
     require(actor, Role.MEMBER)
-    circle = circles_of(actor).filter(pk=circle_id).first()
+    circle = _one(circles_of(actor).filter(pk=circle_id))
     if circle is None:
         raise NotFound(NO_CIRCLE, id=circle_id)
     return circle
@@ -205,7 +217,7 @@ def access_player(actor: Actor, player_id: int, *, circle: Circle | None = None)
     )
     if circle is not None:
         players = players.filter(circle=circle)
-    player = players.first()
+    player = _one(players)
     if player is None:
         raise NotFound(NO_PLAYER, id=player_id)
     return player
@@ -231,9 +243,18 @@ def access_session(
 ) -> Session:
     """The session, with its circle, if the caller reaches it and may do what `need` says."""
     require(actor, need)
+    link = actor.link
+    # `link_by_token` read the link's session and circle with it: no second read.
+    if (
+        queryset is None
+        and link is not None
+        and link.session_id == session_id
+        and ShareLink.session.is_cached(link)
+    ):
+        return link.session
     if queryset is None:
         queryset = Session.objects.select_related("circle")
-    session = sessions_of(actor, queryset).filter(pk=session_id).first()
+    session = _one(sessions_of(actor, queryset).filter(pk=session_id))
     if session is None:
         raise NotFound(NO_SESSION, id=session_id)
     return session
@@ -247,7 +268,7 @@ def access_deal(
     require(actor, need)
     deals = Deal.objects.select_related("session").filter(pk=deal_id)
     if session is not None:
-        deal = deals.filter(session=session).first()
+        deal = _one(deals.filter(session=session))
         if deal is None:
             raise NotFound(NO_DEAL_HERE, id=deal_id)
         deal.session = session
@@ -256,7 +277,7 @@ def access_deal(
         deals = deals.filter(session_id=actor.link.session_id)
     else:
         deals = deals.filter(session__circle__members=actor.user)
-    deal = deals.first()
+    deal = _one(deals)
     if deal is None:
         raise NotFound(NO_DEAL, id=deal_id)
     return deal
@@ -267,7 +288,7 @@ def access_deal_numbered(
 ) -> Deal:
     """Deal `number` of a session the caller already reached (`access_session`)."""
     require(actor, need)
-    deal = Deal.objects.filter(session=session, number=number).first()
+    deal = _one(Deal.objects.filter(session=session, number=number))
     if deal is None:
         raise NotFound(NO_DEAL_NUMBER, number=number)
     deal.session = session
@@ -281,7 +302,7 @@ def access_share_link(actor: Actor, link_id: int, *, session: Session | None = N
     links = ShareLink.objects.filter(pk=link_id, session__circle__members=actor.user)
     if session is not None:
         links = links.filter(session=session)
-    link = links.first()
+    link = _one(links)
     if link is None:
         raise NotFound(NO_SHARE_LINK, id=link_id)
     return link
