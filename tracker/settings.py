@@ -268,12 +268,20 @@ CONTENT_SECURITY_POLICY = {
         "style-src": ["'self'"],
         "script-src": ["'self'"],
         "connect-src": ["'self'"],
+        "worker-src": ["'self'"],  # the service worker, /sw.js
+        "manifest-src": ["'self'"],
         "form-action": ["'self'"],
         "base-uri": ["'self'"],
         "object-src": ["'none'"],
         "frame-ancestors": ["'none'"],
     }
 }
+
+# --- Offline ------------------------------------------------------------------------
+# The service worker's caches are named by a version made from the app shell's files
+# (tracker.views.offline.cache_version); this adds to it, to empty every phone's caches
+# at the next deploy without changing a file.
+OFFLINE_CACHE_VERSION = os.environ.get("OFFLINE_CACHE_VERSION", "1")
 
 # --- Caches ---------------------------------------------------------------------------
 # The default cache is per process. Throttle counters must be shared by every gunicorn

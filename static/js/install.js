@@ -1,0 +1,35 @@
+// SquareScores as an installed app: registers the service worker (/sw.js, served from the
+// site's root so it controls every page; its address is on this script's tag) and tells
+// it when a kept page changed or when the phone signs out.
+(function () {
+  "use strict";
+
+  if (!("serviceWorker" in navigator)) {
+    return;
+  }
+  var script = document.currentScript;
+  var workerUrl = script && script.getAttribute("data-worker");
+  if (!workerUrl) {
+    return;
+  }
+  navigator.serviceWorker.register(workerUrl, { scope: "/" }).catch(function () {
+    // No worker (a private window, a browser that refuses): the pages work as before.
+  });
+
+  function tell(message) {
+    var worker = navigator.serviceWorker.controller;
+    if (worker) {
+      worker.postMessage(message);
+    }
+  }
+
+  // A kept page (the tap screen, standings) changed in place: keep it as it is now, so it
+  // opens offline as last seen, not as it was when first opened.
+  document.addEventListener("htmx:afterSettle", function () {
+    if (document.querySelector("[data-live]") && navigator.onLine) {
+      tell({ type: "keep", url: window.location.href });
+    }
+  });
+
+  window.SquareScoresWorker = { tell: tell };
+})();
