@@ -300,16 +300,23 @@
     var refused = queue.length && queue[0].refused;
     document.documentElement.classList.toggle("is-offline", offline);
     bar.hidden = !(offline || queue.length);
-    var state = offline ? say("offline", { time: syncedAt() }) : sending ? say("sending") : "";
+    var time = syncedAt();
+    var state = "";
+    if (offline) {
+      state = time ? say("offline", { time: time }) : say("offlinePlain");
+    } else if (sending) {
+      state = say("sending");
+    }
     var count = queue.length ? say("waiting", { count: queue.length }) : "";
     if (count && state) {
       count = "· " + count;
     }
-    if (queue.length && !document.getElementById("tap-screen")) {
-      count += " " + say("provisional");
-    }
     bar.querySelector(".offline-bar__state").textContent = state;
     bar.querySelector(".offline-bar__count").textContent = count;
+    // The standings and the deal history, kept as last seen, do not count what waits.
+    var provisional = bar.querySelector(".offline-bar__provisional");
+    provisional.hidden = !(queue.length && document.querySelector("#standings, ol.deals"));
+    provisional.textContent = say("provisional");
     var panel = bar.querySelector(".offline-bar__refused");
     panel.hidden = !refused;
     if (refused) {
@@ -487,8 +494,22 @@
       enqueue(entry).then(function () {
         kick(0);
       });
+    } else {
+      note(say("undoLater"));
     }
   });
+
+  // A word for a moment (what was not done, and why), until the next change.
+  function note(text) {
+    var line = bar.querySelector(".offline-bar__note");
+    line.textContent = text;
+    line.hidden = false;
+    bar.hidden = false;
+    window.setTimeout(function () {
+      line.hidden = true;
+      paintBar();
+    }, 6000);
+  }
 
   // A write sent but never answered: it waits, as it was sent (same key, same address).
   function lost(event) {

@@ -231,10 +231,11 @@ def test_offline_in_vietnamese_on_a_small_phone_with_a_long_name(
     assert Tap.objects.count() == 2
 
 
-def test_a_scorer_link_keeps_scoring_offline(offline_phone, make_session, user):
+def test_a_scorer_link_keeps_scoring_offline(offline_phone, make_session, user, screenshot):
     session, _players = make_session()
     link = share_link_create(session_id=session.pk, role="scorer", actor=Actor(user=user))
     phone = offline_phone()
+    worker_keeps(phone, f"/s/{link.token}/standings/")
     worker_keeps(phone, f"/s/{link.token}/")
 
     phone.context.set_offline(True)
@@ -244,6 +245,20 @@ def test_a_scorer_link_keeps_scoring_offline(offline_phone, make_session, user):
     expect(phone.locator(".player__tap", has_text="Cara").locator(".badge--waiting")).to_have_text(
         "1st"
     )
+    # The standings open as last seen, saying that what waits is not counted yet.
+    phone.goto(f"/s/{link.token}/standings/")
+    expect(phone.locator("#offline-bar")).to_contain_text("1 waiting")
+    expect(phone.locator(".offline-bar__provisional")).to_have_text(
+        "Provisional: what waits is not counted here yet."
+    )
+    expect(phone.locator("#standings .offline")).to_be_visible()  # not "live"
+    screenshot(phone, "64-offline-standings-scorer-link")
+    # A page never opened here says so, with a 200 (not the browser's error).
+    assert phone.goto(f"/s/{link.token}/settle/").status == 200
+    expect(phone.get_by_role("heading", name="No signal")).to_be_visible()
+    expect(phone.locator(".offline-bar__state")).to_have_text("No signal")
+    screenshot(phone, "65-offline-not-kept")
+    phone.goto(f"/s/{link.token}/")
 
     phone.context.set_offline(False)
     expect(phone.locator("#offline-bar")).to_be_hidden(timeout=10_000)
