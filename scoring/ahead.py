@@ -18,12 +18,13 @@ Orders are keys: player ids joined by ",", a loser tapped directly written `L<id
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 from scoring.allowed import allowed
 from scoring.deal import play
 from scoring.errors import ScoringError
-from scoring.facts import DealFacts, PlayerId, Tap
+from scoring.facts import DealFacts, PlayerId, Rules, Tap
 from scoring.opening import opening
 
 # A table of four has 41 orders, of five 326 (a few milliseconds); of six 2,317 (a tenth
@@ -98,3 +99,14 @@ def taps_ahead(
 def fresh(facts: DealFacts) -> DealFacts:
     """The next deal of the same table, before anything is recorded on it."""
     return replace(facts, records=(), ended=False)
+
+
+def next_deals_ahead(facts: DealFacts) -> Ahead:
+    """`taps_ahead` of a fresh deal of the same players and rules: the same for every
+    deal of a table, so worked out once per table and process (read it, never change it)."""
+    return _fresh_ahead(facts.players, facts.rules)
+
+
+@lru_cache(maxsize=512)
+def _fresh_ahead(players: tuple[PlayerId, ...], rules: Rules) -> Ahead:
+    return taps_ahead(DealFacts(players=players, rules=rules))

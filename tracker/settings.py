@@ -277,10 +277,8 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
-# --- Offline ------------------------------------------------------------------------
-# The service worker's caches are named by a version made from the app shell's files
-# (tracker.views.offline.cache_version); this adds to it, to empty every phone's caches
-# at the next deploy without changing a file.
+# Added to the service worker's cache version (tracker.views.offline): change it to empty
+# every phone's kept pages at the next deploy.
 OFFLINE_CACHE_VERSION = os.environ.get("OFFLINE_CACHE_VERSION", "1")
 
 # --- Caches ---------------------------------------------------------------------------

@@ -299,3 +299,25 @@ def test_the_installability_criteria_are_met(offline_phone, live_server):
     offline = phone.goto(manifest["start_url"])
     assert offline.status == 200
     expect(phone.locator("#offline-bar")).to_be_visible()
+
+
+def test_signing_out_forgets_the_pages_kept_for_the_account(offline_phone, make_session):
+    session, _players = make_session()
+    phone = offline_phone()
+    sign_in(phone, "host", "table-of-four")
+    worker_keeps(phone, f"/sessions/{session.pk}/")
+
+    phone.goto("/")
+    phone.get_by_role("button", name="Sign out").click()
+    phone.wait_for_url("**/")
+    expect(phone.get_by_role("link", name="Sign in").first).to_be_visible()
+
+    # The next person on this phone, without a signal, does not see the host's table.
+    phone.wait_for_function(
+        "() => caches.keys().then(names => Promise.all(names.map(name => caches.open(name)"
+        ".then(cache => cache.keys())))).then(kept => !kept.flat().some("
+        f"request => new URL(request.url).pathname === '/sessions/{session.pk}/'))"
+    )
+    phone.context.set_offline(True)
+    phone.goto(f"/sessions/{session.pk}/")
+    expect(phone.get_by_role("heading", name="No signal")).to_be_visible()

@@ -2,7 +2,7 @@
 files, and the next deal's opening — computed by the rules, to be looked up."""
 
 from scoring import DealFacts, Format, Options, Rules, StakeRule, Tap, play
-from scoring.ahead import MOST_ORDERS, fresh, taps_ahead
+from scoring.ahead import MOST_ORDERS, fresh, next_deals_ahead, taps_ahead
 
 ALICE, BEN, CARA, DEV, EMI = 1, 2, 3, 4, 5
 
@@ -71,3 +71,10 @@ def test_a_long_table_stops_the_walk_and_says_so():
 
 def test_the_next_deal_starts_empty():
     assert fresh(facts((ALICE, BEN, CARA, DEV), Tap(ALICE))).records == ()
+
+
+def test_the_next_deals_orders_are_those_of_an_empty_deal_of_the_same_table():
+    started = facts((ALICE, BEN, CARA, DEV), Tap(ALICE))
+
+    assert next_deals_ahead(started) == taps_ahead(fresh(started))
+    assert next_deals_ahead(started) is next_deals_ahead(facts())  # worked out once

@@ -224,5 +224,5 @@ def offline_plan(table: Table, page: SessionPage) -> dict[str, object] | None:
         "records": described,
         "places": [place_label(place) for place in range(1, len(state.players) + 1)],
         "ahead": ahead.taps_ahead(state.facts).as_json(),
-        "next": ahead.taps_ahead(ahead.fresh(state.facts)).as_json(),
+        "next": ahead.next_deals_ahead(state.facts).as_json(),
     }
