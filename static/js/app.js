@@ -8,7 +8,8 @@
 
   function mark(event) {
     var element = event.detail && event.detail.elt;
-    if (element && element.classList) {
+    // Offline, nothing is "not saved": the bar says offline, and writes wait (offline.js).
+    if (element && element.classList && navigator.onLine) {
       element.classList.add("is-failed");
     }
   }

@@ -205,6 +205,10 @@
         place = taps.indexOf("L" + id);
       }
       player.classList.toggle("player--out", place >= 0);
+      // Who is out has played a card: not offered for Got to Get In any more.
+      screen.querySelectorAll(".not-played input[value='" + id + "']").forEach(function (box) {
+        box.closest("label").hidden = place >= 0;
+      });
       if (place >= 0) {
         var badge = document.createElement("span");
         badge.className = "badge badge--waiting";
@@ -489,6 +493,12 @@
     var sheet = write.element.closest("details");
     if (sheet) {
       sheet.open = false;
+    }
+    if (write.kind === "tap") {
+      // Got to Get In marks go with one tap, as a fresh screen would have them cleared.
+      document.querySelectorAll("#tap-screen .not-played input:checked").forEach(function (box) {
+        box.checked = false;
+      });
     }
     if (entry) {
       enqueue(entry).then(function () {

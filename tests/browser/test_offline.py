@@ -73,6 +73,7 @@ def test_a_deal_recorded_offline_waits_reopens_and_files_once(
     bar = phone.locator("#offline-bar")
     expect(bar).to_contain_text("Offline — last in sync at")
     chop(phone)
+    expect(phone.locator(".deal-log__waiting")).to_have_text("2 chopped: Ben, Alice, Cutup, 1 ♠♣")
     tap(phone, "Alice")
     tap(phone, "Cara")
     expect(bar).to_contain_text("3 waiting")
