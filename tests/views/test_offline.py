@@ -277,3 +277,20 @@ def test_a_queued_tap_costs_the_same_queries_as_a_tap_from_the_screen(
             numbered(session, 1), {"player": players["Cara"].pk, "key": "b"}, **JSON
         )
     assert response.status_code == 200
+
+
+def test_the_cache_version_moves_with_the_setting(client, settings):
+    """A deploy that changes the shell, or OFFLINE_CACHE_VERSION, renames the caches: the
+    new worker removes the old ones when it activates."""
+    from tracker.views.offline import cache_version
+
+    before = client.get("/sw.js").text
+    settings.OFFLINE_CACHE_VERSION = "2"
+    cache_version.cache_clear()
+    try:
+        after = client.get("/sw.js").text
+    finally:
+        cache_version.cache_clear()
+
+    version = re.compile(r'var VERSION = "([0-9a-f]{12})";')
+    assert version.search(before).group(1) != version.search(after).group(1)
