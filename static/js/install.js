@@ -24,9 +24,18 @@
   }
 
   // A kept page (the tap screen, standings) changed in place: keep it as it is now, so it
-  // opens offline as last seen, not as it was when first opened.
+  // opens offline as last seen, not as it was when first opened. Only when the session's
+  // version moved (not for a sheet's Save label), and the worker asks once a second at
+  // most.
+  function shownVersion() {
+    var follower = document.querySelector("[data-live]");
+    return follower ? follower.getAttribute("data-version") : null;
+  }
+  var keptVersion = shownVersion(); // the page as opened was kept when it was fetched
   document.addEventListener("htmx:afterSettle", function () {
-    if (document.querySelector("[data-live]") && navigator.onLine) {
+    var version = shownVersion();
+    if (version !== null && version !== keptVersion && navigator.onLine) {
+      keptVersion = version;
       tell({ type: "keep", url: window.location.href });
     }
   });

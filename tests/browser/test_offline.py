@@ -322,3 +322,25 @@ def test_signing_out_forgets_the_pages_kept_for_the_account(offline_phone, make_
     phone.context.set_offline(True)
     phone.goto(f"/sessions/{session.pk}/")
     expect(phone.get_by_role("heading", name="No signal")).to_be_visible()
+
+
+def test_the_page_kept_is_the_page_as_last_seen_not_as_first_opened(offline_phone, make_session):
+    session, _players = make_session()
+    phone = offline_phone()
+    sign_in(phone, "host", "table-of-four")
+    worker_keeps(phone, f"/sessions/{session.pk}/")
+    tap(phone, "Alice")  # online: htmx swaps the screen in, the worker fetches it again
+    expect(phone.locator(".player__tap", has_text="Alice").locator(".badge")).to_have_text("1st")
+    phone.wait_for_function(
+        "(path) => caches.keys().then(names => Promise.all(names.map(name => caches.open(name)"
+        ".then(cache => cache.match(path))))).then(found => found.filter(Boolean)[0])"
+        ".then(page => page && page.text())"
+        ".then(text => Boolean(text && text.includes('Undo Alice 1st')))",
+        arg=f"/sessions/{session.pk}/",
+    )
+
+    phone.context.set_offline(True)
+    phone.reload()
+
+    expect(phone.locator(".player__tap", has_text="Alice").locator(".badge")).to_have_text("1st")
+    expect(phone.locator("#offline-bar")).not_to_contain_text("waiting")
