@@ -125,7 +125,7 @@ def test_a_deal_by_number_is_one_of_the_session_s(world):
     )
     assert outcome(lambda: access.access_deal_numbered(world["viewer"], session, 2)) == (
         404,
-        "not_found",
+        "deal_not_found",
         "There is no deal 2 in this session.",
     )
 

@@ -27,10 +27,10 @@ from enum import StrEnum
 from typing import Any, TypeVar
 
 from django.contrib.auth.models import User
-from django.db.models import Model, QuerySet
+from django.db.models import Max, Model, QuerySet
 from django.utils.translation import gettext_noop
 
-from tracker.errors import Forbidden, NotFound
+from tracker.errors import Conflict, Forbidden, NotFound
 from tracker.models import Circle, Deal, Invite, Player, Session, ShareLink
 
 LINK_OUT_OF_REACH = gettext_noop(
@@ -45,6 +45,9 @@ NO_SESSION = gettext_noop("There is no session %(id)s.")
 NO_DEAL = gettext_noop("There is no deal %(id)s.")
 NO_DEAL_HERE = gettext_noop("There is no deal %(id)s in this session.")
 NO_DEAL_NUMBER = gettext_noop("There is no deal %(number)s in this session.")
+DEAL_NOT_OPEN_YET = gettext_noop(
+    "Deal %(number)s is not open yet: the deal before it has not been filed on the server."
+)
 NO_SHARE_LINK = gettext_noop("There is no share link %(id)s.")
 NO_LINK = gettext_noop("This share link is not valid.")
 NO_INVITE = gettext_noop("There is no invite %(id)s.")
@@ -284,15 +287,27 @@ def access_deal(
 
 
 def access_deal_numbered(
-    actor: Actor, session: Session, number: int, *, need: Role = Role.VIEWER
+    actor: Actor, session: Session, number: int, *, need: Role = Role.VIEWER, ahead: bool = False
 ) -> Deal:
-    """Deal `number` of a session the caller already reached (`access_session`)."""
+    """Deal `number` of a session the caller already reached (`access_session`).
+
+    With `ahead` (a write a phone queued while offline, addressed by number because the
+    deal may not exist yet when it is made): the number right after the session's last
+    deal is a conflict, `deal_not_open` (the deal it follows is not filed: another phone
+    undid or ended it), not an unknown deal; one more query, only then."""
     require(actor, need)
     deal = _one(Deal.objects.filter(session=session, number=number))
     if deal is None:
-        raise NotFound(NO_DEAL_NUMBER, number=number)
+        if ahead and 1 < number == _last_number(session) + 1:
+            raise Conflict(DEAL_NOT_OPEN_YET, code="deal_not_open", number=number)
+        raise NotFound(NO_DEAL_NUMBER, code="deal_not_found", number=number)
     deal.session = session
     return deal
+
+
+def _last_number(session: Session) -> int:
+    last: int | None = Deal.objects.filter(session=session).aggregate(Max("number"))["number__max"]
+    return last or 0
 
 
 def access_share_link(actor: Actor, link_id: int, *, session: Session | None = None) -> ShareLink:

@@ -40,6 +40,11 @@ session_pages = [
     path("deals/", deals.deals, name="deals"),
     path("deals/<int:number>/", deals.deal, name="deal"),
     path("deals/<int:number>/add/", deals.deal_add, name="deal_add"),
+    # Where a phone's offline queue sends what waited: the deal by its number, which the
+    # server may not have opened when the write was made (docs/pages.md, "Offline").
+    path("deals/<int:number>/tap/", tap.tap, name="deal_tap"),
+    path("deals/<int:number>/undo/", tap.undo, name="deal_undo"),
+    path("deals/<int:number>/event/", tap.event, name="deal_event"),
     path("settle/", settle.settle, name="settle"),
     path("settle/paid/", settle.paid, name="paid"),
     path("settle/payment/", settle.payment, name="payment"),

@@ -268,12 +268,18 @@ CONTENT_SECURITY_POLICY = {
         "style-src": ["'self'"],
         "script-src": ["'self'"],
         "connect-src": ["'self'"],
+        "worker-src": ["'self'"],  # the service worker, /sw.js
+        "manifest-src": ["'self'"],
         "form-action": ["'self'"],
         "base-uri": ["'self'"],
         "object-src": ["'none'"],
         "frame-ancestors": ["'none'"],
     }
 }
+
+# Added to the service worker's cache version (tracker.views.offline): change it to empty
+# every phone's kept pages at the next deploy.
+OFFLINE_CACHE_VERSION = os.environ.get("OFFLINE_CACHE_VERSION", "1")
 
 # --- Caches ---------------------------------------------------------------------------
 # The default cache is per process. Throttle counters must be shared by every gunicorn

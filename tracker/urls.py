@@ -4,9 +4,13 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from tracker.health import healthz
+from tracker.views import offline
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    path("manifest.webmanifest", offline.manifest, name="manifest"),
+    path("sw.js", offline.service_worker, name="service_worker"),
+    path("offline/", offline.offline, name="offline"),
     path("", include("tracker.page_urls")),
     # Django's sign-in, sign-out and password change. Not its password reset: accounts
     # have no email address to send a link to (docs/deploy.md, "Accounts").

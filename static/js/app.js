@@ -8,7 +8,8 @@
 
   function mark(event) {
     var element = event.detail && event.detail.elt;
-    if (element && element.classList) {
+    // Offline, nothing is "not saved": the bar says offline, and writes wait (offline.js).
+    if (element && element.classList && navigator.onLine) {
       element.classList.add("is-failed");
     }
   }
@@ -50,7 +51,9 @@ document.addEventListener("click", function (event) {
 // done. A hidden page closes its stream and opens it again when shown: the stream's first
 // event is the version now, so nothing is missed. Where no stream can be had (no
 // EventSource, a proxy that holds events back), the page asks every 1.5 s instead; an
-// unchanged session answers that with an empty 204.
+// unchanged session answers that with an empty 204. Without a signal it rests: closed
+// while the phone is offline, open again when it is back; and while the phone's offline
+// queue is sending what waited (static/js/offline.js) a fetch waits like for a write.
 (function () {
   "use strict";
 
@@ -66,6 +69,7 @@ document.addEventListener("click", function (event) {
 
   function busy() {
     return (
+      document.documentElement.classList.contains("is-sending") ||
       document.querySelector("details[open] > .sheet") !== null ||
       document.querySelector(".htmx-request:not([data-live])") !== null
     );
@@ -73,7 +77,7 @@ document.addEventListener("click", function (event) {
 
   function refresh() {
     var element = follower();
-    if (!element || !window.htmx) {
+    if (!element || !window.htmx || !navigator.onLine) {
       return;
     }
     if (busy()) {
@@ -109,7 +113,13 @@ document.addEventListener("click", function (event) {
 
   function start() {
     var element = follower();
-    if (!element || source || poller || document.visibilityState === "hidden") {
+    if (
+      !element ||
+      source ||
+      poller ||
+      document.visibilityState === "hidden" ||
+      !navigator.onLine
+    ) {
       return;
     }
     if (!window.EventSource) {
@@ -136,6 +146,11 @@ document.addEventListener("click", function (event) {
     }, FIRST_EVENT_MS);
   }
 
+  window.addEventListener("offline", stop);
+  window.addEventListener("online", function () {
+    start();
+    refresh(); // what changed while offline
+  });
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "hidden") {
       stop();

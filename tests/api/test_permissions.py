@@ -336,6 +336,34 @@ ENDPOINTS = {
         "delete", lambda w: f"/api/deals/{w.filed}/events/{w.event}/", None, 200, 404, 200, 403
     ),
     "end match": Endpoint("post", lambda w: f"/api/deals/{w.open}/end/", None, 200, 404, 200, 403),
+    # The same writes by session and deal number (a phone's offline queue): deal 2 is open.
+    "tap by number": Endpoint(
+        "post",
+        lambda w: f"/api/sessions/{w.session}/deals/2/taps/",
+        lambda w: {"player": w.p["Alice"]},
+        201,
+        404,
+        201,
+        403,
+    ),
+    "undo by number": Endpoint(
+        "post", lambda w: f"/api/sessions/{w.session}/deals/2/undo/", None, 200, 404, 200, 403
+    ),
+    "event record by number": Endpoint(
+        "post",
+        lambda w: f"/api/sessions/{w.session}/deals/2/events/",
+        lambda w: {
+            "type": "two_beaten",
+            "by": w.p["Ben"],
+            "owner": w.p["Dev"],
+            "with": "bomb",
+            "black": 1,
+        },
+        201,
+        404,
+        201,
+        403,
+    ),
     # Members and invites: a circle's members only (another account: 404, as if the
     # circle did not exist), never a share link. Accepting an invite is for any account.
     "members list": Endpoint(

@@ -44,17 +44,21 @@ def chromium_browser():
 
 @pytest.fixture
 def new_phone(chromium_browser, live_server):
-    """Open a phone-sized browser context on the live server; closed after the test."""
+    """Open a phone-sized browser context on the live server; closed after the test.
+
+    Service workers are blocked unless asked for (`workers=True`, see `offline_phone`):
+    the other tests see the pages exactly as a first visit does."""
     contexts = []
 
-    def open_phone(locale: str = "en-GB"):
+    def open_phone(locale: str = "en-GB", *, viewport=PHONE, workers: bool = False):
         context = chromium_browser.new_context(
-            viewport=PHONE,
+            viewport=viewport,
             device_scale_factor=2,
             is_mobile=True,
             has_touch=True,
             locale=locale,
             base_url=live_server.url,
+            service_workers="allow" if workers else "block",
         )
         context.set_default_timeout(5000)
         contexts.append(context)
@@ -68,6 +72,30 @@ def new_phone(chromium_browser, live_server):
 @pytest.fixture
 def phone(new_phone):
     return new_phone()
+
+
+@pytest.fixture
+def offline_phone(new_phone):
+    """A phone whose service worker runs (to open pages and keep taps without a signal):
+    `offline_phone()` opens one; `page.context.set_offline(True)` takes the signal away."""
+
+    def open_phone(locale: str = "en-GB", *, viewport=PHONE):
+        return new_phone(locale, viewport=viewport, workers=True)
+
+    return open_phone
+
+
+def worker_keeps(page, path: str) -> None:
+    """Open `path` under the service worker's control, so that it keeps it: the first
+    visit installs the worker, the second goes through it."""
+    page.goto(path)
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    page.reload()
+    page.wait_for_function(
+        "(path) => caches.keys().then(names => Promise.all(names.map(name => caches.open(name)"
+        ".then(cache => cache.match(path))))).then(found => found.some(Boolean))",
+        arg=path,
+    )
 
 
 @pytest.fixture

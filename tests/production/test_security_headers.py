@@ -33,6 +33,8 @@ POLICY = {
     "style-src": "'self'",
     "script-src": "'self'",
     "connect-src": "'self'",
+    "worker-src": "'self'",  # the service worker (docs/pages.md, "Offline")
+    "manifest-src": "'self'",
     "form-action": "'self'",
     "base-uri": "'self'",
     "object-src": "'none'",

@@ -1,4 +1,9 @@
-"""Deals in the API: read one, tap, undo, record and remove events, End match, correct."""
+"""Deals in the API: read one, tap, undo, record and remove events, End match, correct.
+
+The writes a phone may make offline (tap, undo, record an event) are also reachable by
+the session and the deal's number (`/sessions/{id}/deals/{number}/...`): a write queued
+while offline may be for a deal the server has not opened yet. Same body, same answer,
+same gate."""
 
 from __future__ import annotations
 
@@ -7,11 +12,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tracker import selectors, services
-from tracker.access import Role, access_deal
+from tracker.access import Role, access_deal, access_deal_numbered, access_session
 from tracker.api import serializers as io
 from tracker.api.base import ApiView, gated
 from tracker.api.events import EventListSchema, EventSchema, event_data, parse_event
 from tracker.api.schema import reads, watched, writes
+from tracker.models import Deal
 from tracker.records import DealState
 
 
@@ -28,13 +34,24 @@ class DealDetailView(ApiView):
         return self.fresh(deal.session, lambda: deal_out(selectors.deal_state(deal)))
 
 
-class DealTapsView(ApiView):
+class DealWriteView(ApiView):
+    """A write on one deal, found by its id (`deals/{pk}/...`); the numbered subclasses
+    find it by session and number instead."""
+
+    def deal(self, pk: int, number: int | None) -> Deal:
+        if number is None:
+            return access_deal(self.actor, pk, need=Role.SCORER)
+        session = access_session(self.actor, pk, need=Role.SCORER)
+        return access_deal_numbered(self.actor, session, number, need=Role.SCORER, ahead=True)
+
+
+class DealTapsView(DealWriteView):
     need = {"POST": Role.SCORER}
 
     @writes(io.TapInput, 201, io.DealOut, summary="A player went out")
     @gated
-    def post(self, request: Request, pk: int) -> Response:
-        deal = access_deal(self.actor, pk, need=Role.SCORER)
+    def post(self, request: Request, pk: int, number: int | None = None) -> Response:
+        deal = self.deal(pk, number)
         tap = self.valid(io.TapInput).validated_data
         state = services.deal_tap(
             deal_id=deal.pk,
@@ -46,13 +63,13 @@ class DealTapsView(ApiView):
         return deal_out(state, status.HTTP_201_CREATED)
 
 
-class DealUndoView(ApiView):
+class DealUndoView(DealWriteView):
     need = {"POST": Role.SCORER}
 
     @writes(None, 200, io.DealOut, summary="Take back the last tap or event")
     @gated
-    def post(self, request: Request, pk: int) -> Response:
-        deal = access_deal(self.actor, pk, need=Role.SCORER)
+    def post(self, request: Request, pk: int, number: int | None = None) -> Response:
+        deal = self.deal(pk, number)
         return deal_out(services.deal_undo(deal_id=deal.pk, actor=self.actor))
 
 
@@ -66,21 +83,25 @@ class DealEndView(ApiView):
         return deal_out(services.deal_end(deal_id=deal.pk, actor=self.actor))
 
 
-class DealEventsView(ApiView):
+class DealEventRecordView(DealWriteView):
+    need = {"POST": Role.SCORER}
+
+    @writes(EventSchema, 201, io.DealOut, summary="Record an event")
+    @gated
+    def post(self, request: Request, pk: int, number: int | None = None) -> Response:
+        deal = self.deal(pk, number)
+        event = parse_event(request.data)
+        state = services.deal_event_record(deal_id=deal.pk, event=event, actor=self.actor)
+        return deal_out(state, status.HTTP_201_CREATED)
+
+
+class DealEventsView(DealEventRecordView):
     need = {"GET": Role.VIEWER, "POST": Role.SCORER}
 
     @reads(EventListSchema, summary="The events that stand on a deal")
     def get(self, request: Request, pk: int) -> Response:
         events = selectors.deal_events(access_deal(self.actor, pk))
         return Response([event_data(event) for event in events])
-
-    @writes(EventSchema, 201, io.DealOut, summary="Record an event")
-    @gated
-    def post(self, request: Request, pk: int) -> Response:
-        deal = access_deal(self.actor, pk, need=Role.SCORER)
-        event = parse_event(request.data)
-        state = services.deal_event_record(deal_id=deal.pk, event=event, actor=self.actor)
-        return deal_out(state, status.HTTP_201_CREATED)
 
 
 class DealEventDetailView(ApiView):

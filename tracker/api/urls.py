@@ -104,6 +104,24 @@ urlpatterns = [
         share_links.ShareLinkRevokeView.as_view(),
         name="share-link-revoke",
     ),
+    # What a phone queued offline, addressed by session and deal number (the deal may not
+    # have been open on the server when it was made): the deal's own views, `pk` being
+    # the session's id there.
+    path(
+        "sessions/<int:pk>/deals/<int:number>/taps/",
+        deals.DealTapsView.as_view(),
+        name="session-deal-taps",
+    ),
+    path(
+        "sessions/<int:pk>/deals/<int:number>/undo/",
+        deals.DealUndoView.as_view(),
+        name="session-deal-undo",
+    ),
+    path(
+        "sessions/<int:pk>/deals/<int:number>/events/",
+        deals.DealEventRecordView.as_view(),
+        name="session-deal-events",
+    ),
     path("deals/<int:pk>/", deals.DealDetailView.as_view(), name="deal"),
     path("deals/<int:pk>/taps/", deals.DealTapsView.as_view(), name="deal-taps"),
     path("deals/<int:pk>/undo/", deals.DealUndoView.as_view(), name="deal-undo"),

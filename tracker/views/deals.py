@@ -18,7 +18,7 @@ from tracker.access import Role, access_deal_numbered, require
 from tracker.errors import NotFound, Refusal
 from tracker.models import Deal, DealEvent, Tap
 from tracker.views import forms, table_forms
-from tracker.views.doors import SessionPage, first_error, session_page, write
+from tracker.views.doors import SessionPage, first_error, kept_offline, session_page, write
 from tracker.views.screens.sheets import sheets
 from tracker.views.screens.words import (
     STATUSES,
@@ -77,7 +77,7 @@ def deals(request: HttpRequest, page: SessionPage) -> HttpResponse:
         "older": history.number + 1 if history.number < history.pages else None,
     }
     context = page.context(cards=cards, history=history, pages=pages)
-    return render(request, "deals/history.html", context)
+    return kept_offline(render(request, "deals/history.html", context))
 
 
 def _correction_form(deal_page: selectors.DealPage, data: Any = None) -> table_forms.CorrectionForm:

@@ -18,7 +18,7 @@ from urllib.parse import urlencode
 
 from django.contrib.auth.models import User
 from django.contrib.auth.views import redirect_to_login
-from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
@@ -172,6 +172,9 @@ def refused(request: HttpRequest, refusal: Refusal) -> HttpResponse:
     write rate)."""
     if isinstance(refusal, TooManyWrites):
         request.retry_after = refusal.wait  # type: ignore[attr-defined]
+    if wants_json(request):
+        answer = {"code": refusal.code, "detail": reason(refusal)}
+        return _said_when_to_retry(request, JsonResponse(answer, status=refusal.status))
     context = {"refusal": refusal, "reason": reason(refusal)}
     response = render(request, "refused.html", context, status=refusal.status)
     return _said_when_to_retry(request, response)
@@ -241,10 +244,32 @@ def write_and_show(
     try:
         write(request, page.actor, key, work)
     except Refusal as refusal:
+        request.refusal = refusal  # type: ignore[attr-defined]  # for a JSON answer
         return screen(request, page, message=not_saved(refusal), status=refusal.status)
-    if request.htmx:  # type: ignore[attr-defined]
+    if request.htmx or wants_json(request):  # type: ignore[attr-defined]
         return screen(request, page)
     return redirect(page.url(then))
+
+
+def wants_json(request: HttpRequest) -> bool:
+    """A phone's offline queue sending what waited (static/js/offline.js): it reads a
+    status and a code, not a screen."""
+    return request.headers.get("Accept", "") == "application/json"
+
+
+# --- Offline ----------------------------------------------------------------------------
+
+KEEP_OFFLINE = "X-Keep-Offline"
+
+
+def kept_offline(response: HttpResponse) -> HttpResponse:
+    """A session page the service worker keeps on the phone, to open it without a
+    signal: the tap screen, standings and deal history as last seen (templates/offline/
+    sw.js keeps nothing else: not the share page, which shows the links' tokens, nor an
+    account's pages)."""
+    if response.status_code == 200:
+        response[KEEP_OFFLINE] = "1"
+    return response
 
 
 # --- Small helpers ----------------------------------------------------------------------

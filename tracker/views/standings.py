@@ -11,7 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from tracker import selectors
-from tracker.views.doors import SessionPage, session_page
+from tracker.views.doors import SessionPage, kept_offline, session_page
 from tracker.views.screens.summary import headline
 from tracker.views.screens.words import FORMAT_NAMES, RULE_NAMES
 
@@ -94,4 +94,4 @@ def standings(request: HttpRequest, page: SessionPage) -> HttpResponse:
     )
     if request.htmx:
         return render(request, "standings/_table.html", context)
-    return render(request, "standings/page.html", context)
+    return kept_offline(render(request, "standings/page.html", context))

@@ -10,18 +10,26 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from tracker import selectors, services
-from tracker.access import Role, access_deal
+from tracker.access import Role, access_deal, access_deal_numbered
 from tracker.errors import Refusal
 from tracker.views import table_forms
-from tracker.views.doors import SessionPage, first_error, session_page, write, write_and_show
+from tracker.views.doors import (
+    SessionPage,
+    first_error,
+    kept_offline,
+    session_page,
+    wants_json,
+    write,
+    write_and_show,
+)
 from tracker.views.screens.tap import tap_screen
-from tracker.views.screens.words import not_saved, save_label
+from tracker.views.screens.words import not_saved, reason, save_label
 
 
 def _screen(
@@ -32,7 +40,7 @@ def _screen(
     context = page.context(screen=screen)
     if request.htmx:
         return render(request, "tap/_screen.html", context)
-    return render(request, "tap/page.html", context, status=status)
+    return kept_offline(render(request, "tap/page.html", context, status=status))
 
 
 def _table_write(
@@ -40,18 +48,45 @@ def _table_write(
     page: SessionPage,
     form: table_forms.TableForm,
     service: Callable[[int], object],
+    number: int | None = None,
 ) -> HttpResponse:
-    """One write from the tap screen, on the deal the form was drawn for (which must be
-    this session's), through the gate; then the screen."""
+    """One write from the tap screen, through the gate; then the screen.
+
+    The deal is the one the form was drawn for (which must be this session's), or, on the
+    numbered routes a phone's offline queue sends to, deal `number` of the session: the
+    phone may have queued it before the server opened it. The queue asks for JSON
+    (`wants_json`): the session's version, or the refusal's code and sentence."""
+    if number is not None:
+        form.fields["deal"].required = False
     if not form.is_valid():
+        if wants_json(request):
+            return JsonResponse({"code": "invalid", "detail": first_error(form)}, status=400)
         return _screen(request, page, message=first_error(form), status=400)
     data = form.cleaned_data
 
     def work() -> object:
-        deal = access_deal(page.actor, data["deal"], need=Role.SCORER, session=page.session)
+        if number is not None:
+            deal = access_deal_numbered(
+                page.actor, page.session, number, need=Role.SCORER, ahead=True
+            )
+        else:
+            deal = access_deal(page.actor, data["deal"], need=Role.SCORER, session=page.session)
         return service(deal.pk)
 
-    return write_and_show(request, page, data["key"], work, screen=_screen, then="tap")
+    screen = _answered if wants_json(request) else _screen
+    return write_and_show(request, page, data["key"], work, screen=screen, then="tap")
+
+
+def _answered(
+    request: HttpRequest, page: SessionPage, *, message: str = "", status: int = 200
+) -> HttpResponse:
+    """A write's answer to the offline queue: done (the version the session is at now), or
+    refused (see `write_and_show`: the refusal travels in `request.refusal`)."""
+    refusal = getattr(request, "refusal", None)
+    if refusal is not None:
+        return JsonResponse({"code": refusal.code, "detail": reason(refusal)}, status=status)
+    page.session.refresh_from_db(fields=["version"])
+    return JsonResponse({"version": page.session.version})
 
 
 @session_page()
@@ -66,7 +101,9 @@ def tap_screen_page(request: HttpRequest, page: SessionPage) -> HttpResponse:
 
 
 @session_page(need=Role.SCORER, methods=("POST",))
-def tap(request: HttpRequest, page: SessionPage) -> HttpResponse:
+def tap(request: HttpRequest, page: SessionPage, number: int | None = None) -> HttpResponse:
+    """A player out: on the deal the form names, or (`deals/<number>/tap/`) on deal
+    `number`."""
     form = table_forms.TapForm(request.POST)
     return _table_write(
         request,
@@ -79,11 +116,12 @@ def tap(request: HttpRequest, page: SessionPage) -> HttpResponse:
             loser=form.cleaned_data["loser"] is not None,
             actor=page.actor,
         ),
+        number,
     )
 
 
 @session_page(need=Role.SCORER, methods=("POST",))
-def undo(request: HttpRequest, page: SessionPage) -> HttpResponse:
+def undo(request: HttpRequest, page: SessionPage, number: int | None = None) -> HttpResponse:
     form = table_forms.UndoForm(request.POST)
     return _table_write(
         request,
@@ -92,14 +130,18 @@ def undo(request: HttpRequest, page: SessionPage) -> HttpResponse:
         lambda deal: services.deal_undo(
             deal_id=deal, actor=page.actor, reopen=form.cleaned_data["reopen"]
         ),
+        number,
     )
 
 
 @session_page(need=Role.SCORER, methods=("POST",))
-def event(request: HttpRequest, page: SessionPage) -> HttpResponse:
+def event(request: HttpRequest, page: SessionPage, number: int | None = None) -> HttpResponse:
     form_class = table_forms.EVENT_FORMS.get(request.POST.get("type", ""))
     if form_class is None:
-        return _screen(request, page, message=_("Unknown kind of event."), status=400)
+        message = _("Unknown kind of event.")
+        if wants_json(request):
+            return JsonResponse({"code": "invalid", "detail": message}, status=400)
+        return _screen(request, page, message=message, status=400)
     form = form_class(request.POST, rules=page.session.rules)
     return _table_write(
         request,
@@ -110,6 +152,7 @@ def event(request: HttpRequest, page: SessionPage) -> HttpResponse:
             event=form.record(),  # type: ignore[attr-defined]
             actor=page.actor,
         ),
+        number,
     )
 
 

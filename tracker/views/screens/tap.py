@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+import scoring
+from scoring import ahead
 from tracker.models import Deal, DealEvent, Tap
 from tracker.selectors import Table
 from tracker.templatetags.pages import place_label
@@ -89,6 +91,8 @@ class TapScreen:
     card_counts: list[int] = field(default_factory=list)
     unused_counts: list[int] = field(default_factory=lambda: [0, 1, 2])
     sheets: Sheets | None = None
+    # What the phone needs to score on offline (`offline_plan`), as JSON for the page.
+    offline: dict[str, object] | None = None
 
     @property
     def hands_due(self) -> list[PlayerCard]:
@@ -190,4 +194,35 @@ def tap_screen(table: Table, page: SessionPage, *, message: str = "") -> TapScre
             screen.undo_reopens, screen.undo_deal = last is not None, previous.number
     screen.can_undo = last is not None
     screen.undo = undo_label(last, undo_names, deal=screen.undo_deal)
+    screen.offline = offline_plan(table, page)
     return screen
+
+
+def offline_plan(table: Table, page: SessionPage) -> dict[str, object] | None:
+    """The open deal as a phone scores on from it while offline (static/js/offline.js):
+    its number and players, the taps and events it holds, and every order in which it may
+    still be tapped out (`scoring.ahead`) — for it and for the deals after it, which the
+    same players open. The phone looks these up; the rules stay here."""
+    state = table.state
+    if state is None:
+        return None
+    names = state.names
+    records: list[Tap | DealEvent] = sorted([*state.taps, *state.events], key=lambda r: r.seq)
+    described = []
+    for record in records:
+        if isinstance(record, Tap):
+            tap = scoring.Tap(record.player_id, loser=record.loser)
+            described.append({"tap": ahead.tap_key(tap)})
+        else:
+            described.append({"event": describe_event(record, names)})
+    return {
+        "scope": page.url("tap"),
+        "deals": page.url("deals"),
+        "deal": state.deal.number,
+        "version": table.version,
+        "players": [[dp.player_id, dp.player.name] for dp in state.players],
+        "records": described,
+        "places": [place_label(place) for place in range(1, len(state.players) + 1)],
+        "ahead": ahead.taps_ahead(state.facts).as_json(),
+        "next": ahead.next_deals_ahead(state.facts).as_json(),
+    }

@@ -1,0 +1,346 @@
+"""A table with no signal: the tap screen opens offline, taps and sheets wait on the phone,
+and when the signal returns each is applied exactly once (issue 12)."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+import scoring
+from tests.browser.conftest import fits_width, sign_in, worker_keeps
+from tracker.access import Actor
+from tracker.models import Deal, DealEvent, IdempotencyKey, Tap
+from tracker.services import deal_event_record, deal_tap, share_link_create
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PENALTIES = scoring.Options(penalties=True)
+
+
+def ledger(session, number=1):
+    deal = session.deals.get(number=number)
+    return [
+        (line.payer.name, line.payee.name, line.amount, line.reason)
+        for line in deal.ledger_lines.select_related("payer", "payee").order_by("position")
+    ]
+
+
+def chop(page, by="Ben", owner="Alice"):
+    """Record "Ben chopped Alice's 2 with a cutup (1 black)" from the bottom sheet."""
+    page.locator(".action__button", has_text="2 chopped").click()
+    sheet = page.locator(".action[open] .sheet")
+    sheet.locator("fieldset", has_text="Who beat it").locator("label.chip", has_text=by).click()
+    sheet.locator("fieldset", has_text="Whose 2").locator("label.chip", has_text=owner).click()
+    sheet.locator("fieldset", has_text="Beaten with").locator("label.chip").first.click()
+    sheet.locator("fieldset", has_text="Which 2s").locator("label.chip").first.click()
+    sheet.locator(".sheet__save button").click()
+    expect(page.locator(".action[open]")).to_have_count(0)
+
+
+def tap(page, name):
+    page.locator(".players:not(.players--question) .player__tap", has_text=name).click()
+
+
+def the_same_deal_played_online(make_session, user):
+    """Deal 1 as the offline phone recorded it, played straight through the services."""
+    session, players = make_session(options=PENALTIES)
+    actor = Actor(user=user)
+    deal = session.deals.get()
+    deal_event_record(
+        deal_id=deal.pk,
+        event=scoring.TwoBeaten(
+            by=players["Ben"].pk,
+            owner=players["Alice"].pk,
+            beaten_with=scoring.Beater.CUTUP,
+            black=1,
+        ),
+        actor=actor,
+    )
+    for name in ("Alice", "Cara", "Ben"):
+        deal_tap(deal_id=deal.pk, player_id=players[name].pk, actor=actor)
+    return ledger(session)
+
+
+def test_a_deal_recorded_offline_waits_reopens_and_files_once(
+    offline_phone, make_session, user, screenshot
+):
+    session, _players = make_session(options=PENALTIES)
+    phone = offline_phone()
+    sign_in(phone, "host", "table-of-four")
+    worker_keeps(phone, f"/sessions/{session.pk}/")
+
+    phone.context.set_offline(True)
+    bar = phone.locator("#offline-bar")
+    expect(bar).to_contain_text("Offline — last in sync at")
+    chop(phone)
+    expect(phone.locator(".deal-log__waiting")).to_have_text("2 chopped: Ben, Alice, Cutup, 1 ♠♣")
+    tap(phone, "Alice")
+    tap(phone, "Cara")
+    expect(bar).to_contain_text("3 waiting")
+    expect(phone.locator(".player__tap", has_text="Alice").locator(".badge--waiting")).to_have_text(
+        "1st"
+    )
+    tap(phone, "Ben")
+    # The third tap files the deal on the phone: deal 2 opens, deal 1 is provisional.
+    expect(phone.locator(".tap__deal")).to_have_text("· Deal 2")
+    expect(phone.locator(".tap__opening")).to_have_text("Dev deals · Alice leads")
+    expect(phone.locator(".last-deal__summary")).to_have_text(
+        "Deal 1 (provisional): Alice 3 · Cara 2 · Ben 1 · Dev 0"
+    )
+    expect(bar).to_contain_text("4 waiting")
+    assert (Tap.objects.count(), DealEvent.objects.count()) == (0, 0)
+
+    # Reloaded without a signal, the screen opens as kept, with what waits on it.
+    phone.reload()
+    expect(phone.locator(".tap__deal")).to_have_text("· Deal 2")
+    expect(bar).to_contain_text("4 waiting")
+    expect(bar).to_contain_text("Offline — last in sync at")
+    assert fits_width(phone)
+    screenshot(phone, "60-offline-four-waiting")
+
+    phone.context.set_offline(False)
+    expect(bar).to_be_hidden(timeout=10_000)
+    expect(phone.locator(".tap__deal")).to_have_text("· Deal 2")
+    expect(phone.locator(".last-deal__summary")).to_contain_text("Deal 1: Alice 3")
+    expect(phone.locator(".last-deal__summary")).not_to_contain_text("provisional")
+    screenshot(phone, "61-offline-sent")
+
+    deal = session.deals.get(number=1)
+    assert deal.status == Deal.Status.FILED
+    assert Deal.objects.filter(session=session).count() == 2
+    assert Tap.objects.filter(deal__session=session).count() == 3
+    assert DealEvent.objects.filter(deal__session=session).count() == 1
+    assert IdempotencyKey.objects.count() == 4
+    assert ledger(session) == the_same_deal_played_online(make_session, user)
+
+
+def test_a_deal_filed_by_another_phone_meanwhile_stops_the_queue_and_says_why(
+    offline_phone, make_session, user, screenshot
+):
+    session, players = make_session()
+    phone = offline_phone()
+    sign_in(phone, "host", "table-of-four")
+    worker_keeps(phone, f"/sessions/{session.pk}/")
+
+    phone.context.set_offline(True)
+    tap(phone, "Alice")
+    tap(phone, "Ben")
+    expect(phone.locator("#offline-bar")).to_contain_text("2 waiting")
+    # Meanwhile the other phone at the table files deal 1 its own way.
+    deal = session.deals.get()
+    for name in ("Dev", "Cara", "Alice"):
+        deal_tap(deal_id=deal.pk, player_id=players[name].pk, actor=Actor(user=user))
+
+    phone.context.set_offline(False)
+    why = phone.locator(".offline-bar__why")
+    expect(why).to_contain_text("Not saved: Alice 1st.")
+    expect(why).to_contain_text("1 more waiting behind it.")
+    expect(phone.locator("[data-queue=discard]")).to_be_visible()
+    expect(phone.locator("[data-queue=reenter]")).to_be_visible()
+    screenshot(phone, "62-offline-refused")
+    # Nothing doubled: deal 1 stands as the other phone filed it.
+    assert list(deal.taps.order_by("seq").values_list("player__name", flat=True)) == [
+        "Dev",
+        "Cara",
+        "Alice",
+    ]
+
+    # Re-enter drops what was refused and what waited behind it; the server's deal 2 shows.
+    phone.locator("[data-queue=reenter]").click()
+    expect(phone.locator("#offline-bar")).to_be_hidden()
+    expect(phone.locator(".tap__deal")).to_have_text("· Deal 2")
+    assert Tap.objects.count() == 3
+
+
+def test_a_connection_lost_while_sending_applies_every_tap_once_on_the_next_try(
+    offline_phone, make_session
+):
+    session, _players = make_session()
+    phone = offline_phone()
+    sign_in(phone, "host", "table-of-four")
+    worker_keeps(phone, f"/sessions/{session.pk}/")
+    phone.context.set_offline(True)
+    for name in ("Alice", "Cara", "Ben"):
+        tap(phone, name)
+    expect(phone.locator("#offline-bar")).to_contain_text("3 waiting")
+
+    sent = []
+
+    def second_one_dies(route):
+        sent.append(route.request.url)
+        if len(sent) == 2:
+            route.fetch()  # the server applies it...
+            route.abort("connectionreset")  # ...and the answer is lost
+        else:
+            route.continue_()
+
+    phone.route(re.compile(r".*/deals/\d+/tap/$"), second_one_dies)
+    phone.context.set_offline(False)
+
+    expect(phone.locator("#offline-bar")).to_be_hidden(timeout=15_000)
+    expect(phone.locator(".tap__deal")).to_have_text("· Deal 2")
+    assert len(sent) == 4  # the lost one sent again, with its key
+    assert sent[1] == sent[2]
+    deal = session.deals.get(number=1)
+    assert list(deal.taps.order_by("seq").values_list("player__name", flat=True)) == [
+        "Alice",
+        "Cara",
+        "Ben",
+    ]
+    assert IdempotencyKey.objects.count() == 3
+
+
+def test_offline_in_vietnamese_on_a_small_phone_with_a_long_name(
+    offline_phone, make_session, screenshot
+):
+    long_name = "Nguyễn Thị Phương Thảo Hoàng Bảo Ngọc An"  # 40 characters
+    assert len(long_name) == 40
+    session, _players = make_session(players=(long_name, "Bình", "Châu", "Dũng"))
+    phone = offline_phone("vi-VN", viewport={"width": 320, "height": 568})
+    sign_in(phone, "host", "table-of-four")
+    worker_keeps(phone, f"/sessions/{session.pk}/")
+
+    phone.context.set_offline(True)
+    tap(phone, long_name)
+    tap(phone, "Bình")
+    bar = phone.locator("#offline-bar")
+    expect(bar).to_contain_text("Mất kết nối — đồng bộ lần cuối lúc")
+    expect(bar).to_contain_text("2 đang chờ")
+    phone.reload()
+    expect(bar).to_contain_text("2 đang chờ")
+    assert fits_width(phone)
+    screenshot(phone, "63-offline-vietnamese-320")
+    # Nothing covers the bar or a player's button: each is what a finger lands on.
+    for target in [
+        ".offline-bar__count",
+        *[f".players .player:nth-child({n}) .player__tap" for n in (1, 2, 3, 4)],
+        ".thumb-bar .button--undo",
+    ]:
+        element = phone.locator(target).first
+        element.scroll_into_view_if_needed()
+        assert element.evaluate(
+            """node => {
+                const box = node.getBoundingClientRect();
+                const x = box.x + box.width / 2, y = box.y + box.height / 2;
+                const hit = document.elementFromPoint(x, y);
+                return hit === node || node.contains(hit);
+            }"""
+        ), target
+
+    phone.context.set_offline(False)
+    expect(bar).to_be_hidden(timeout=10_000)
+    assert Tap.objects.count() == 2
+
+
+def test_a_scorer_link_keeps_scoring_offline(offline_phone, make_session, user, screenshot):
+    session, _players = make_session()
+    link = share_link_create(session_id=session.pk, role="scorer", actor=Actor(user=user))
+    phone = offline_phone()
+    worker_keeps(phone, f"/s/{link.token}/standings/")
+    worker_keeps(phone, f"/s/{link.token}/")
+
+    phone.context.set_offline(True)
+    tap(phone, "Cara")
+    phone.reload()
+    expect(phone.locator("#offline-bar")).to_contain_text("1 waiting")
+    expect(phone.locator(".player__tap", has_text="Cara").locator(".badge--waiting")).to_have_text(
+        "1st"
+    )
+    # The standings open as last seen, saying that what waits is not counted yet.
+    phone.goto(f"/s/{link.token}/standings/")
+    expect(phone.locator("#offline-bar")).to_contain_text("1 waiting")
+    expect(phone.locator(".offline-bar__provisional")).to_have_text(
+        "Provisional: what waits is not counted here yet."
+    )
+    expect(phone.locator("#standings .offline")).to_be_visible()  # not "live"
+    screenshot(phone, "64-offline-standings-scorer-link")
+    # A page never opened here says so, with a 200 (not the browser's error).
+    assert phone.goto(f"/s/{link.token}/settle/").status == 200
+    expect(phone.get_by_role("heading", name="No signal")).to_be_visible()
+    expect(phone.locator(".offline-bar__state")).to_have_text("No signal")
+    screenshot(phone, "65-offline-not-kept")
+    phone.goto(f"/s/{link.token}/")
+
+    phone.context.set_offline(False)
+    expect(phone.locator("#offline-bar")).to_be_hidden(timeout=10_000)
+    tap_row = Tap.objects.get()
+    assert (tap_row.player.name, tap_row.recorded_via_id) == ("Cara", link.pk)
+
+
+def test_the_installability_criteria_are_met(offline_phone, live_server):
+    """What Lighthouse asks of an installable app, one by one."""
+    phone = offline_phone()
+    phone.goto("/")
+    manifest_url = phone.locator("link[rel=manifest]").get_attribute("href")
+    response = phone.request.get(manifest_url)
+    assert response.headers["content-type"] == "application/manifest+json"
+    manifest = response.json()
+    # The manifest: a name, a short name, a start URL, standalone display, icons.
+    assert manifest["name"] and manifest["short_name"]
+    assert manifest["display"] in ("standalone", "fullscreen", "minimal-ui")
+    assert manifest["start_url"] == "/"
+    sizes = {icon["sizes"]: icon for icon in manifest["icons"] if icon["type"] == "image/png"}
+    assert {"192x192", "512x512"} <= set(sizes)
+    assert any(icon["purpose"] == "maskable" for icon in manifest["icons"])
+    for icon in manifest["icons"]:
+        image = phone.request.get(icon["src"])
+        assert (image.status, image.headers["content-type"]) == (200, "image/png")
+        width, height = icon["sizes"].split("x")
+        body = image.body()
+        assert (int.from_bytes(body[16:20], "big"), int.from_bytes(body[20:24], "big")) == (
+            int(width),
+            int(height),
+        )
+    # A service worker controls the start URL...
+    phone.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    scope = phone.evaluate("navigator.serviceWorker.getRegistration('/').then(r => r.scope)")
+    assert scope == f"{live_server.url}/"
+    # ...and the start URL answers 200 without a signal.
+    phone.context.set_offline(True)
+    offline = phone.goto(manifest["start_url"])
+    assert offline.status == 200
+    expect(phone.locator("#offline-bar")).to_be_visible()
+
+
+def test_signing_out_forgets_the_pages_kept_for_the_account(offline_phone, make_session):
+    session, _players = make_session()
+    phone = offline_phone()
+    sign_in(phone, "host", "table-of-four")
+    worker_keeps(phone, f"/sessions/{session.pk}/")
+
+    phone.goto("/")
+    phone.get_by_role("button", name="Sign out").click()
+    phone.wait_for_url("**/")
+    expect(phone.get_by_role("link", name="Sign in").first).to_be_visible()
+
+    # The next person on this phone, without a signal, does not see the host's table.
+    phone.wait_for_function(
+        "() => caches.keys().then(names => Promise.all(names.map(name => caches.open(name)"
+        ".then(cache => cache.keys())))).then(kept => !kept.flat().some("
+        f"request => new URL(request.url).pathname === '/sessions/{session.pk}/'))"
+    )
+    phone.context.set_offline(True)
+    phone.goto(f"/sessions/{session.pk}/")
+    expect(phone.get_by_role("heading", name="No signal")).to_be_visible()
+
+
+def test_the_page_kept_is_the_page_as_last_seen_not_as_first_opened(offline_phone, make_session):
+    session, _players = make_session()
+    phone = offline_phone()
+    sign_in(phone, "host", "table-of-four")
+    worker_keeps(phone, f"/sessions/{session.pk}/")
+    tap(phone, "Alice")  # online: htmx swaps the screen in, the worker fetches it again
+    expect(phone.locator(".player__tap", has_text="Alice").locator(".badge")).to_have_text("1st")
+    phone.wait_for_function(
+        "(path) => caches.keys().then(names => Promise.all(names.map(name => caches.open(name)"
+        ".then(cache => cache.match(path))))).then(found => found.filter(Boolean)[0])"
+        ".then(page => page && page.text())"
+        ".then(text => Boolean(text && text.includes('Undo Alice 1st')))",
+        arg=f"/sessions/{session.pk}/",
+    )
+
+    phone.context.set_offline(True)
+    phone.reload()
+
+    expect(phone.locator(".player__tap", has_text="Alice").locator(".badge")).to_have_text("1st")
+    expect(phone.locator("#offline-bar")).not_to_contain_text("waiting")
