@@ -10,9 +10,12 @@ this package's tests are done, so no loop is left running for the tests after th
 """
 
 import shutil
+import time
 from pathlib import Path
 
 import pytest
+
+from tracker.views.live import thread_streams
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -67,6 +70,12 @@ def new_phone(chromium_browser, live_server):
     yield open_phone
     for context in contexts:
         context.close()
+    # A live page's stream reads from a thread of the live server, on the SQLite
+    # connection the test shares with it: wait until the closed phones' streams noticed,
+    # before the database is emptied under them.
+    deadline = time.monotonic() + 10
+    while thread_streams.open and time.monotonic() < deadline:
+        time.sleep(0.1)
 
 
 @pytest.fixture

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import threading
 import time
 from collections.abc import AsyncIterator, Iterator
 
@@ -98,14 +99,38 @@ async def _stream(session_id: int, version: int) -> AsyncIterator[str]:
                 yield _event(version)
 
 
+class _ThreadStreams:
+    """How many WSGI streams are open in this process. Each reads the version from the
+    request's thread; a test server that shares one SQLite connection between threads
+    waits for them to end before it empties the database (tests/browser/conftest.py)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.open = 0
+
+    def add(self, change: int) -> None:
+        with self._lock:
+            self.open += change
+
+
+thread_streams = _ThreadStreams()
+
+
 def _stream_from_a_thread(session_id: int, version: int) -> Iterator[str]:
-    yield f"retry: {RETRY_MS}\n" + _event(version)
-    end = time.monotonic() + SYNC_STREAM_FOR
-    while time.monotonic() < end:
-        time.sleep(1)
-        now = Session.objects.filter(pk=session_id).values_list("version", flat=True).first()
-        if now is None:
-            return
-        if now > version:
-            version = now
-            yield _event(version)
+    thread_streams.add(1)
+    try:
+        yield f"retry: {RETRY_MS}\n" + _event(version)
+        end = time.monotonic() + SYNC_STREAM_FOR
+        while time.monotonic() < end:
+            time.sleep(1)
+            # A comment first: a phone that went away fails this write, which ends the
+            # stream before it reads again.
+            yield ":\n\n"
+            now = Session.objects.filter(pk=session_id).values_list("version", flat=True).first()
+            if now is None:
+                return
+            if now > version:
+                version = now
+                yield _event(version)
+    finally:
+        thread_streams.add(-1)
