@@ -617,7 +617,7 @@
         headers: { Accept: "application/json", "X-CSRFToken": csrfToken() },
         body: body,
       }).then(function (response) {
-        if (response.ok) {
+        if (response.ok && !response.redirected) { // redirected: to sign in, not saved
           return store("queue", "readwrite", function (entries) {
             return entries.delete(entry.id);
           }).then(function () {

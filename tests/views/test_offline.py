@@ -210,6 +210,23 @@ def test_a_queued_tap_from_another_account_is_not_found(table, stranger):
     assert Tap.objects.count() == 0
 
 
+def test_a_queued_tap_after_the_sign_in_ran_out_is_refused_not_sent_to_sign_in(table, client):
+    """The queue follows redirects (fetch does): sent to the sign-in page, it would read
+    its 200 as saved and drop the tap. A JSON request is told, with a code, instead."""
+    session, players = table
+
+    response = client.post(
+        numbered(session, 1), {"player": players["Alice"].pk, "key": "x"}, **JSON
+    )
+
+    assert response.status_code == 401
+    assert response.json() == {
+        "code": "not_authenticated",
+        "detail": "Sign in again to send what waits on this phone.",
+    }
+    assert Tap.objects.count() == 0
+
+
 def test_a_viewer_link_may_not_queue_a_tap(table, client, user):
     session, players = table
     link = share_link_create(session_id=session.pk, role="viewer", actor=Actor(user=user))
