@@ -344,3 +344,27 @@ def test_the_page_kept_is_the_page_as_last_seen_not_as_first_opened(offline_phon
 
     expect(phone.locator(".player__tap", has_text="Alice").locator(".badge")).to_have_text("1st")
     expect(phone.locator("#offline-bar")).not_to_contain_text("waiting")
+
+
+def test_a_sign_in_that_ran_out_forgets_the_page_kept_for_the_account(offline_phone, make_session):
+    """No Sign out pressed (the sign-in ran out, or was ended on another device): the
+    server sends the page to sign in; the worker forgets what it kept of it, so the next
+    person on this phone, without a signal, does not see the host's table."""
+    session, _players = make_session()
+    phone = offline_phone()
+    sign_in(phone, "host", "table-of-four")
+    worker_keeps(phone, f"/sessions/{session.pk}/")
+    phone.context.clear_cookies()
+
+    phone.goto(f"/sessions/{session.pk}/")
+    phone.wait_for_url("**/accounts/login/**")
+    phone.wait_for_function(
+        "(path) => caches.keys().then(names => Promise.all(names.map(name => caches.open(name)"
+        ".then(cache => cache.match(path, { ignoreVary: true })))))"
+        ".then(found => !found.some(Boolean))",
+        arg=f"/sessions/{session.pk}/",
+        timeout=3000,
+    )
+    phone.context.set_offline(True)
+    phone.goto(f"/sessions/{session.pk}/")
+    expect(phone.get_by_role("heading", name="No signal")).to_be_visible()
