@@ -1,8 +1,11 @@
 """What a phone scores on from offline (`scoring.ahead`): every order of taps, what each
 files, and the next deal's opening — computed by the rules, to be looked up."""
 
-from scoring import DealFacts, Format, Options, Rules, StakeRule, Tap, play
-from scoring.ahead import MOST_ORDERS, fresh, next_deals_ahead, taps_ahead
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scoring import DealFacts, Format, Options, Rules, StakeRule, Tap, allowed, opening, play
+from scoring.ahead import MOST_ORDERS, fresh, next_deals_ahead, tap_key, taps_ahead
 
 ALICE, BEN, CARA, DEV, EMI = 1, 2, 3, 4, 5
 
@@ -78,3 +81,70 @@ def test_the_next_deals_orders_are_those_of_an_empty_deal_of_the_same_table():
 
     assert next_deals_ahead(started) == taps_ahead(fresh(started))
     assert next_deals_ahead(started) is next_deals_ahead(facts())  # worked out once
+
+
+# --- What the phone looks up is what playing the taps through the rules gives ------------
+
+RULE_SETS = st.builds(
+    lambda stake_rule, podium, on: Rules(
+        format=Format.WINNER_TAKES_ALL
+        if stake_rule in (StakeRule.PER_CARD, StakeRule.PRO_PLAY) or not podium
+        else Format.PODIUM,
+        stake_rule=stake_rule,
+        options=Options(**on),
+    ),
+    st.sampled_from(StakeRule),
+    st.booleans(),
+    st.fixed_dictionaries(
+        {name: st.booleans() for name in ("guaransheed", "got_to_get_in", "penalties", "trading")}
+    ),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    rule_set=RULE_SETS,
+    size=st.integers(min_value=2, max_value=5),
+    choices=st.lists(st.integers(min_value=0, max_value=99), min_size=6, max_size=6),
+    split=st.integers(min_value=0, max_value=5),
+)
+def test_every_order_looked_up_is_what_playing_its_taps_gives(rule_set, size, choices, split):
+    """Tap a deal out in an order the rules allow (chosen by `allowed`, not by the plan),
+    and at every step compare the plan's entry, worked out from the empty deal and from
+    part-way through, with `play`, `allowed` and `opening` on the taps so far."""
+    players = (ALICE, BEN, CARA, DEV, EMI)[:size]
+    empty = DealFacts(players=players, rules=rule_set)
+    plans = [taps_ahead(empty)]
+    records: tuple[Tap, ...] = ()
+    for step, choice in enumerate(choices):
+        now = DealFacts(players=players, rules=rule_set, records=records)
+        if step == split:
+            plans.append(taps_ahead(now))  # from where the deal stands, as a phone gets it
+        key = ",".join(tap_key(record) for record in records)
+        outcome = play(now)
+        if outcome.closed:
+            start = opening(
+                rules=rule_set, players=players, previous_players=players, previous=outcome
+            )
+            expected = {
+                "files": True,
+                "points": {str(player): n for player, n in outcome.points.items()},
+                "dealer": start.dealer,
+                "leader": start.leader,
+            }
+        else:
+            may = allowed(now)
+            expected = {"tap": list(may.tap), "loser": list(may.loser)}
+        for plan in plans:
+            # A plan cut short (MOST_ORDERS) holds fewer orders, never a wrong one.
+            assert plan.complete or size == 5
+            if plan.complete or key in plan.orders:
+                assert plan.orders[key] == expected, (key, rule_set)
+        if outcome.closed:
+            break
+        offered = [Tap(player) for player in expected["tap"]] + [
+            Tap(player, loser=True) for player in expected["loser"]
+        ]
+        if not offered:
+            break
+        records = (*records, offered[choice % len(offered)])
