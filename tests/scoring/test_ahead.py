@@ -1,10 +1,24 @@
 """What a phone scores on from offline (`scoring.ahead`): every order of taps, what each
 files, and the next deal's opening — computed by the rules, to be looked up."""
 
+from dataclasses import replace
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring import DealFacts, Format, Options, Rules, StakeRule, Tap, allowed, opening, play
+from scoring import (
+    DealFacts,
+    Format,
+    InstantWin,
+    InstantWinKind,
+    Options,
+    Rules,
+    StakeRule,
+    Tap,
+    allowed,
+    opening,
+    play,
+)
 from scoring.ahead import MOST_ORDERS, fresh, next_deals_ahead, tap_key, taps_ahead
 
 ALICE, BEN, CARA, DEV, EMI = 1, 2, 3, 4, 5
@@ -65,6 +79,25 @@ def test_rules_that_need_every_hand_never_file_on_taps():
     assert all(not node.get("files") for node in ahead.orders.values())
 
 
+def test_an_instant_win_says_what_it_files_where_one_may_be_claimed():
+    """An instant win is an event that files the deal: a phone that records one offline
+    opens the next deal, as the server will."""
+    table = facts(options=Options(instant_wins=True))
+    ahead = taps_ahead(table)
+
+    claims = ahead.orders[""]["instant"]
+    won = play(replace(table, records=(InstantWin(CARA, InstantWinKind.DRAGON),)))
+    assert claims["3"] == {
+        "files": True,
+        "points": {str(player): n for player, n in won.points.items()},
+        "dealer": None,  # nobody lost: the table picks
+        "leader": CARA,
+    }
+    assert sorted(claims) == ["1", "2", "3", "4"]
+    assert "instant" not in ahead.orders["1"]  # claimed before play, not after a tap
+    assert "instant" not in taps_ahead(facts()).orders[""]  # not played at this table
+
+
 def test_a_long_table_stops_the_walk_and_says_so():
     ahead = taps_ahead(facts(tuple(range(1, 9))))
 
@@ -96,7 +129,10 @@ RULE_SETS = st.builds(
     st.sampled_from(StakeRule),
     st.booleans(),
     st.fixed_dictionaries(
-        {name: st.booleans() for name in ("guaransheed", "got_to_get_in", "penalties", "trading")}
+        {
+            name: st.booleans()
+            for name in ("guaransheed", "got_to_get_in", "penalties", "trading", "instant_wins")
+        }
     ),
 )
 
@@ -135,6 +171,20 @@ def test_every_order_looked_up_is_what_playing_its_taps_gives(rule_set, size, ch
         else:
             may = allowed(now)
             expected = {"tap": list(may.tap), "loser": list(may.loser)}
+            if may.instant_win:
+                expected["instant"] = {}
+                for player in may.instant_win:
+                    claim = InstantWin(player, may.instant_win_kinds[0])
+                    won = play(replace(now, records=(*records, claim)))
+                    start = opening(
+                        rules=rule_set, players=players, previous_players=players, previous=won
+                    )
+                    expected["instant"][str(player)] = {
+                        "files": True,
+                        "points": {str(p): n for p, n in won.points.items()},
+                        "dealer": start.dealer,
+                        "leader": start.leader,
+                    }
         for plan in plans:
             # A plan cut short (MOST_ORDERS) holds fewer orders, never a wrong one.
             assert plan.complete or size == 5
