@@ -101,6 +101,17 @@ def test_the_no_signal_page_is_a_page(client):
     assert "No signal" in response.text
 
 
+def test_the_no_signal_page_names_no_account(member):
+    """The worker keeps it when it installs, fetched with the account signed in then, and
+    signing out does not empty the shell: the next person on the phone, without a signal,
+    would read the account's name on it."""
+    response = member.get("/offline/")
+
+    assert response.status_code == 200
+    assert "host" not in response.text
+    assert "/accounts/logout/" not in response.text
+
+
 # --- What the worker keeps --------------------------------------------------------------
 
 
@@ -314,3 +325,24 @@ def test_the_cache_version_moves_with_the_setting(client, settings):
 
     version = re.compile(r'var VERSION = "([0-9a-f]{12})";')
     assert version.search(before).group(1) != version.search(after).group(1)
+
+
+def test_the_cache_version_moves_with_the_no_signal_page(client, settings, tmp_path):
+    """The worker keeps the "No signal" page in the shell: a deploy that changes it (or
+    the page it extends) must rename the caches, or phones keep the old one."""
+    from tracker.views.offline import cache_version
+
+    cache_version.cache_clear()
+    before = cache_version()
+    (tmp_path / "offline").mkdir()
+    (tmp_path / "offline" / "page.html").write_text("<h1>No signal, changed</h1>")
+    settings.TEMPLATES = [
+        {**settings.TEMPLATES[0], "DIRS": [tmp_path, *settings.TEMPLATES[0]["DIRS"]]}
+    ]
+    cache_version.cache_clear()
+    try:
+        after = cache_version()
+    finally:
+        cache_version.cache_clear()
+
+    assert after != before
