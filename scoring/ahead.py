@@ -8,7 +8,9 @@ the points it scores and who deals and leads the next deal (`scoring.opening`). 
 looks up the taps it holds; it computes nothing.
 
 Events (a 2 chopped, a hand) are not walked: under the rules that file on taps alone they
-do not change who may be tapped or when the deal files; under the rules that need every
+do not change who may be tapped or when the deal files — but for an instant win, which
+files the deal by itself: an order where one may be claimed says what each claim files
+(`instant`); under the rules that need every
 hand (pay by the card, Pro-Play) no order of taps files the deal, and the phone waits for
 the server (`complete` is then still true: nothing files on taps).
 
@@ -24,13 +26,14 @@ from typing import Any
 from scoring.allowed import allowed
 from scoring.deal import play
 from scoring.errors import ScoringError
-from scoring.facts import DealFacts, PlayerId, Rules, Tap
+from scoring.facts import DealFacts, DealResult, InstantWin, PlayerId, Record, Rules, Tap
 from scoring.opening import opening
 
-# A table of four has 41 orders, of five 326 (a few milliseconds); of six 2,317 (a tenth
-# of a second, too slow for every render): past this the walk stops, `complete` is false,
-# and the phone scores no further ahead than it got.
-MOST_ORDERS = 400
+# A table of four has 41 orders (77 winner takes all), of five 326 (406 winner takes all,
+# loser pays: a few milliseconds); of six 2,317 (a tenth of a second, too slow for every
+# render): past this the walk stops, `complete` is false, and the phone scores no further
+# ahead than it got. Every table of five fits.
+MOST_ORDERS = 500
 
 
 @dataclass(frozen=True)
@@ -74,26 +77,42 @@ def taps_ahead(
         except ScoringError:  # not a tap the rules take: not offered below, so not reached
             continue
         if outcome.closed:
-            start_next = opening(
-                rules=now.rules,
-                players=next_players,
-                previous_players=now.players,
-                previous=outcome,
-            )
-            orders[key] = {
-                "files": True,
-                "points": {str(player): points for player, points in outcome.points.items()},
-                "dealer": start_next.dealer,
-                "leader": start_next.leader,
-            }
+            orders[key] = _files(now, outcome, next_players)
             continue
         may = allowed(now)
         orders[key] = {"tap": list(may.tap), "loser": list(may.loser)}
+        if may.instant_win:
+            # An instant win is an event that files the deal: what it files, by claimant
+            # (the hand shown changes nothing of it).
+            orders[key]["instant"] = {
+                str(player): _files(now, won, next_players)
+                for player in may.instant_win
+                for won in [play(_with(now, InstantWin(player, may.instant_win_kinds[0])))]
+            }
         for tap in [Tap(player) for player in may.tap] + [
             Tap(player, loser=True) for player in may.loser
         ]:
             pending.append(([*taps, tap_key(tap)], replace(now, records=(*now.records, tap))))
     return Ahead(orders=orders, complete=complete)
+
+
+def _with(facts: DealFacts, record: Record) -> DealFacts:
+    return replace(facts, records=(*facts.records, record))
+
+
+def _files(
+    now: DealFacts, outcome: DealResult, next_players: tuple[PlayerId, ...]
+) -> dict[str, Any]:
+    """An order that files the deal: its points, and who deals and leads the next one."""
+    start_next = opening(
+        rules=now.rules, players=next_players, previous_players=now.players, previous=outcome
+    )
+    return {
+        "files": True,
+        "points": {str(player): points for player, points in outcome.points.items()},
+        "dealer": start_next.dealer,
+        "leader": start_next.leader,
+    }
 
 
 def fresh(facts: DealFacts) -> DealFacts:

@@ -143,7 +143,16 @@
           state.orders = plan.next.orders;
         }
       } else if (entry.kind === "event") {
+        var before = state.orders[tapsOf(state.records).join(",")];
         state.records.push({ event: entry.label, waiting: true });
+        // An instant win files the deal by itself: the plan says what, by claimant.
+        var claim = entry.instant && before && before.instant && before.instant[entry.instant];
+        if (claim) {
+          state.filed.push({ number: state.deal, records: state.records, orders: state.orders, node: claim });
+          state.deal += 1;
+          state.records = [];
+          state.orders = plan.next.orders;
+        }
       } else if (entry.kind === "undo") {
         if (state.records.length) {
           state.records.pop();
@@ -376,6 +385,11 @@
     return found ? found[1] : null;
   }
 
+  // Who an instant win's sheet says won outright (the plan says what that files).
+  function claimant(fields) {
+    return field(fields, "type") === "instant_win" ? field(fields, "player") : null;
+  }
+
   function kindOf(path) {
     var match = /\/(tap|undo|event)\/$/.exec(path.split("?")[0]);
     return match ? match[1] : null;
@@ -434,6 +448,7 @@
       }
     } else {
       entry.label = sheetLabel(element, fields);
+      entry.instant = claimant(fields);
     }
     entry.key = freshKey();
     sent.push(["key", entry.key]);
@@ -547,6 +562,7 @@
       url: write.path,
       fields: write.fields,
       label: write.kind === "event" ? sheetLabel(element, write.fields) : "",
+      instant: write.kind === "event" ? claimant(write.fields) : null,
     };
     if (write.kind === "tap") {
       var loser = field(write.fields, "loser");
@@ -617,7 +633,7 @@
         headers: { Accept: "application/json", "X-CSRFToken": csrfToken() },
         body: body,
       }).then(function (response) {
-        if (response.ok) {
+        if (response.ok && !response.redirected) { // redirected: to sign in, not saved
           return store("queue", "readwrite", function (entries) {
             return entries.delete(entry.id);
           }).then(function () {

@@ -52,8 +52,11 @@ function keep(request, response) {
       return response;
     });
   }
-  if (response.status === 403 || response.status === 404) {
-    // Gone for this phone (a link revoked, a membership ended): forget what was kept.
+  if (response.status === 403 || response.status === 404 || response.redirected ||
+      response.type === "opaqueredirect") {
+    // Gone for this phone (a link revoked, a membership ended, a sign-in that ran out and
+    // was sent to sign in again): forget what was kept, or the next person on the phone
+    // would open it without a signal.
     return caches.open(PAGES).then(function (cache) {
       return cache.delete(request);
     }).then(function () {

@@ -344,3 +344,59 @@ def test_the_page_kept_is_the_page_as_last_seen_not_as_first_opened(offline_phon
 
     expect(phone.locator(".player__tap", has_text="Alice").locator(".badge")).to_have_text("1st")
     expect(phone.locator("#offline-bar")).not_to_contain_text("waiting")
+
+
+def test_a_sign_in_that_ran_out_forgets_the_page_kept_for_the_account(offline_phone, make_session):
+    """No Sign out pressed (the sign-in ran out, or was ended on another device): the
+    server sends the page to sign in; the worker forgets what it kept of it, so the next
+    person on this phone, without a signal, does not see the host's table."""
+    session, _players = make_session()
+    phone = offline_phone()
+    sign_in(phone, "host", "table-of-four")
+    worker_keeps(phone, f"/sessions/{session.pk}/")
+    phone.context.clear_cookies()
+
+    phone.goto(f"/sessions/{session.pk}/")
+    phone.wait_for_url("**/accounts/login/**")
+    phone.wait_for_function(
+        "(path) => caches.keys().then(names => Promise.all(names.map(name => caches.open(name)"
+        ".then(cache => cache.match(path, { ignoreVary: true })))))"
+        ".then(found => !found.some(Boolean))",
+        arg=f"/sessions/{session.pk}/",
+        timeout=3000,
+    )
+    phone.context.set_offline(True)
+    phone.goto(f"/sessions/{session.pk}/")
+    expect(phone.get_by_role("heading", name="No signal")).to_be_visible()
+
+
+def test_an_instant_win_recorded_offline_files_the_deal_and_the_next_taps_go_to_the_next(
+    offline_phone, make_session
+):
+    """An instant win files the deal by itself: offline, the phone opens the next deal
+    (the plan says what the claim files), so the taps after it wait for deal 2, not deal
+    1, which the server would refuse as filed."""
+    session, _players = make_session(options=scoring.Options(instant_wins=True))
+    phone = offline_phone()
+    sign_in(phone, "host", "table-of-four")
+    worker_keeps(phone, f"/sessions/{session.pk}/")
+
+    phone.context.set_offline(True)
+    phone.locator(".action__button", has_text="Instant win").click()
+    sheet = phone.locator(".action[open] .sheet")
+    sheet.locator("label.chip", has_text="Cara").click()
+    sheet.locator("input[name=kind]").first.locator("xpath=..").click()
+    sheet.locator(".sheet__save button").click()
+    expect(phone.locator(".tap__deal")).to_have_text("· Deal 2")
+    expect(phone.locator(".tap__opening")).to_contain_text("Cara leads")
+    tap(phone, "Ben")
+    expect(phone.locator("#offline-bar")).to_contain_text("2 waiting")
+
+    phone.context.set_offline(False)
+    expect(phone.locator("#offline-bar")).to_be_hidden(timeout=10_000)
+    expect(phone.locator(".tap__deal")).to_have_text("· Deal 2")
+
+    assert session.deals.get(number=1).status == Deal.Status.FILED
+    second = session.deals.get(number=2)
+    assert [tap.player.name for tap in second.taps.all()] == ["Ben"]
+    assert DealEvent.objects.filter(deal__session=session).count() == 1

@@ -84,11 +84,14 @@ def test_the_service_worker_is_served_from_the_root_never_stale(client):
 
 
 def test_the_csp_lets_the_worker_and_the_manifest_in(client):
-    policy = client.get("/").headers["Content-Security-Policy"]
+    header = client.get("/").headers["Content-Security-Policy"]
+    # The directives come in no set order: script-src may be the last, with no ";".
+    policy = dict(directive.strip().split(" ", 1) for directive in header.split(";"))
 
-    assert "worker-src 'self'" in policy
-    assert "manifest-src 'self'" in policy
-    assert "script-src 'self';" in policy  # still nothing inline
+    assert policy["worker-src"] == "'self'"
+    assert policy["manifest-src"] == "'self'"
+    assert policy["script-src"] == "'self'"  # still nothing inline
+    assert policy["style-src"] == "'self'"
 
 
 def test_the_no_signal_page_is_a_page(client):
@@ -96,6 +99,17 @@ def test_the_no_signal_page_is_a_page(client):
 
     assert response.status_code == 200
     assert "No signal" in response.text
+
+
+def test_the_no_signal_page_names_no_account(member):
+    """The worker keeps it when it installs, fetched with the account signed in then, and
+    signing out does not empty the shell: the next person on the phone, without a signal,
+    would read the account's name on it."""
+    response = member.get("/offline/")
+
+    assert response.status_code == 200
+    assert "host" not in response.text
+    assert "/accounts/logout/" not in response.text
 
 
 # --- What the worker keeps --------------------------------------------------------------
@@ -210,6 +224,23 @@ def test_a_queued_tap_from_another_account_is_not_found(table, stranger):
     assert Tap.objects.count() == 0
 
 
+def test_a_queued_tap_after_the_sign_in_ran_out_is_refused_not_sent_to_sign_in(table, client):
+    """The queue follows redirects (fetch does): sent to the sign-in page, it would read
+    its 200 as saved and drop the tap. A JSON request is told, with a code, instead."""
+    session, players = table
+
+    response = client.post(
+        numbered(session, 1), {"player": players["Alice"].pk, "key": "x"}, **JSON
+    )
+
+    assert response.status_code == 401
+    assert response.json() == {
+        "code": "not_authenticated",
+        "detail": "Sign in again to send what waits on this phone.",
+    }
+    assert Tap.objects.count() == 0
+
+
 def test_a_viewer_link_may_not_queue_a_tap(table, client, user):
     session, players = table
     link = share_link_create(session_id=session.pk, role="viewer", actor=Actor(user=user))
@@ -294,3 +325,24 @@ def test_the_cache_version_moves_with_the_setting(client, settings):
 
     version = re.compile(r'var VERSION = "([0-9a-f]{12})";')
     assert version.search(before).group(1) != version.search(after).group(1)
+
+
+def test_the_cache_version_moves_with_the_no_signal_page(client, settings, tmp_path):
+    """The worker keeps the "No signal" page in the shell: a deploy that changes it (or
+    the page it extends) must rename the caches, or phones keep the old one."""
+    from tracker.views.offline import cache_version
+
+    cache_version.cache_clear()
+    before = cache_version()
+    (tmp_path / "offline").mkdir()
+    (tmp_path / "offline" / "page.html").write_text("<h1>No signal, changed</h1>")
+    settings.TEMPLATES = [
+        {**settings.TEMPLATES[0], "DIRS": [tmp_path, *settings.TEMPLATES[0]["DIRS"]]}
+    ]
+    cache_version.cache_clear()
+    try:
+        after = cache_version()
+    finally:
+        cache_version.cache_clear()
+
+    assert after != before

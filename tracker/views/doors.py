@@ -119,6 +119,10 @@ def session_page(
             if request.method not in methods:
                 return HttpResponseNotAllowed(list(methods))
             if token is None and not request.user.is_authenticated:
+                if wants_json(request):
+                    # The offline queue's fetch follows a redirect: the sign-in page's 200
+                    # would read as saved, and the write be dropped unsent.
+                    return signed_out()
                 return redirect_to_login(request.get_full_path())
             try:
                 page = reach(request, session_id=session_id, token=token, need=need)
@@ -255,6 +259,16 @@ def wants_json(request: HttpRequest) -> bool:
     """A phone's offline queue sending what waited (static/js/offline.js): it reads a
     status and a code, not a screen."""
     return request.headers.get("Accept", "") == "application/json"
+
+
+def signed_out() -> JsonResponse:
+    """What the offline queue is told when the account's sign-in ran out while it waited:
+    a refusal it stops on (and keeps the write), not the sign-in page."""
+    answer = {
+        "code": "not_authenticated",
+        "detail": _("Sign in again to send what waits on this phone."),
+    }
+    return JsonResponse(answer, status=401)
 
 
 # --- Offline ----------------------------------------------------------------------------

@@ -48,16 +48,18 @@ ICONS = (
 
 @cache
 def cache_version() -> str:
-    """Changes when a file of the shell or the worker itself changes (a deploy), or when
-    OFFLINE_CACHE_VERSION says so."""
+    """Changes when a file of the shell, the "No signal" page or the worker itself changes
+    (a deploy), or when OFFLINE_CACHE_VERSION says so."""
     digest = hashlib.sha256(settings.OFFLINE_CACHE_VERSION.encode())
     for name in SHELL_FILES:
         path = finders.find(name)
         if path:
             with open(str(path), "rb") as shell_file:
                 digest.update(shell_file.read())
-    template = get_template("offline/sw.js")
-    digest.update(template.template.source.encode())  # type: ignore[attr-defined]
+    # The worker, and the "No signal" page it keeps in the shell with the page it extends.
+    for name in ("offline/sw.js", "offline/page.html", "base.html", "offline/_bar.html"):
+        template = get_template(name)
+        digest.update(template.template.source.encode())  # type: ignore[attr-defined]
     return digest.hexdigest()[:12]
 
 
