@@ -81,8 +81,8 @@ def serving(port: int, workers: int = 0, **env: str) -> Iterator[subprocess.Pope
     if workers:
         extra["WEB_CONCURRENCY"] = str(workers)
     log_path = os.environ.get("BENCH_SERVER_LOG")
-    log = open(log_path, "wb") if log_path else subprocess.DEVNULL  # noqa: SIM115
-    server = subprocess.Popen(command, cwd=ROOT, env=server_env(**extra, **env), stdout=log)
+    with open(log_path or os.devnull, "wb") as log:
+        server = subprocess.Popen(command, cwd=ROOT, env=server_env(**extra, **env), stdout=log)
     try:
         wait_for(server, port)
         yield server
