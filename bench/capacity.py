@@ -31,8 +31,10 @@ import statistics
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import httpx
 import uvloop
@@ -54,6 +56,8 @@ from bench.common import (  # noqa: E402  (the path above first)
 PORT = 8766
 TAP_EVERY = 20.0
 POLL_EVERY = 1.5
+RETRY = 1.5  # seconds: the stream's `retry`, what a page waits before it listens again
+OPEN_PER_SECOND = 200  # phones that open the page each second while the tables fill
 VERSION = re.compile(rb'data-version="(\d+)"')
 
 
@@ -175,6 +179,10 @@ async def standings_listening(
     while time.monotonic() < until:
         try:
             async with client.stream("GET", f"/s/{table.viewer}/live/") as stream:
+                if stream.status_code != 200:
+                    out.errors[f"stream {stream.status_code}"] += 1
+                    await asyncio.sleep(RETRY)  # as the page does: poll, then listen again
+                    continue
                 async for line in stream.aiter_lines():
                     if first and line.startswith("data: "):
                         out.opened, first = out.opened + 1, False
@@ -195,6 +203,10 @@ async def tap_screen_listening(
     while time.monotonic() < until:
         try:
             async with client.stream("GET", f"/s/{table.scorer}/live/") as stream:
+                if stream.status_code != 200:
+                    out.errors[f"stream {stream.status_code}"] += 1
+                    await asyncio.sleep(RETRY)
+                    continue
                 async for line in stream.aiter_lines():
                     if first and line.startswith("data: "):
                         out.opened, first = out.opened + 1, False
@@ -267,7 +279,12 @@ async def play(
             else:
                 watchers += [standings_polling(phone(), table, until, out) for _ in range(2)]
                 watchers.append(tap_screen_polling(phone(), table, until, out))
-        watching = [asyncio.ensure_future(job) for job in watchers]
+        # The phones arrive over a few seconds, as tables fill, not in the same
+        # millisecond: a burst of thousands of openings is another test (a restart).
+        watching = [
+            asyncio.ensure_future(arriving(number / OPEN_PER_SECOND, job))
+            for number, job in enumerate(watchers)
+        ]
         for _ in range(1200):
             if out.opened >= len(watchers):
                 break
@@ -293,6 +310,11 @@ async def play(
         "database": (used[1] - cpu[1]) / wall,
         "client": (used[2] - cpu[2]) / wall,
     }
+
+
+async def arriving(delay: float, job: Coroutine[Any, Any, None]) -> None:
+    await asyncio.sleep(delay)
+    await job
 
 
 def own_cpu() -> float:

@@ -9,7 +9,9 @@ shapes in bulk, bench/history.py). Then, round after round, one client sends, in
 - `GET /healthz` — the framework floor: Django, the middleware, one `SELECT 1`;
 - what a watching phone sends when nothing changed: the standings fragment at the
   version it shows (a page, 204) and the API's standings with `If-None-Match` (304);
-- the standings, deal detail and settlement the API computes;
+- the standings, deal detail and settlement the API computes, each the first read since
+  the last tap (so computed), and the fragment and the settlement again, as the next
+  phone at the table asks for them (kept by the session's version: tracker.answers);
 - a tap through the API (with an Idempotency-Key and the write rate counted), the way a
   phone sends it.
 
@@ -118,8 +120,16 @@ def rounds(phone: Phone, token: str, session: dict, count: int) -> dict[str, lis
             f"/s/{session['viewer']}/standings/?version=stale",
             htmx,
         )
+        # The same read by the next phone at the table: kept since the first (tracker.answers).
+        timed(
+            "GET standings fragment, next phone",
+            "GET",
+            f"/s/{session['viewer']}/standings/?version=stale",
+            htmx,
+        )
         timed("GET deal detail (API)", "GET", f"/api/deals/{session['filed']}/", api)
         timed("GET settlement (API)", "GET", f"/api/sessions/{sid}/settlement/", api)
+        timed("GET settlement (API), next phone", "GET", f"/api/sessions/{sid}/settlement/", api)
         players = session["players"]
         _, data = timed(
             "POST tap (API)",

@@ -81,3 +81,12 @@ def english_after_each_test():
     from django.utils import translation
 
     translation.activate("en")
+
+
+@pytest.fixture(autouse=True)
+def fresh_answers():
+    """Each test starts with no kept answers (tracker.answers): a rolled-back database
+    hands the same ids and versions out again, to sessions with other data."""
+    from tracker import answers
+
+    answers.forget_all()

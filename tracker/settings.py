@@ -282,12 +282,12 @@ CONTENT_SECURITY_POLICY = {
 OFFLINE_CACHE_VERSION = os.environ.get("OFFLINE_CACHE_VERSION", "1")
 
 # --- Caches ---------------------------------------------------------------------------
-# The default cache is per process. Throttle counters must be shared by every gunicorn
-# worker and every app server, so they live in the database (the table is created by
-# migration 0003, so `migrate` is all a deployment needs).
-
+# Per process: the default, and answers kept by a session's version (tracker.answers).
+# Throttle counters, shared by all workers and servers, are in the database (migration 0003).
+_LOCAL = "django.core.cache.backends.locmem.LocMemCache"
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "default": {"BACKEND": _LOCAL},
+    "answers": {"BACKEND": _LOCAL, "LOCATION": "answers", "OPTIONS": {"MAX_ENTRIES": 5000}},
     "throttle": {
         "BACKEND": "django.core.cache.backends.db.DatabaseCache",
         "LOCATION": "throttle_cache",

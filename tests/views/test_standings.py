@@ -3,8 +3,8 @@
 import pytest
 from django.urls import reverse
 
-from tests.views.helpers import htmx, play_deals
-from tracker.services import share_link_create
+from tests.views.helpers import htmx, open_deal, play_deals
+from tracker.services import deal_tap, share_link_create
 
 pytestmark = pytest.mark.django_db
 
@@ -93,3 +93,63 @@ def test_a_long_night_s_sparkline_shows_its_last_40_deals_from_where_each_stood(
     # The tallest line ends at the top: the last point is the player's total.
     leader = response.context["lines"][0]
     assert leader.spark.split()[-1].endswith(",1.0")
+
+
+def test_the_phones_at_a_table_share_one_read_of_a_change(
+    client, table, actor, django_assert_num_queries
+):
+    """After a change every phone asks for the same fragment: the first one's answer is
+    kept by the session's version, and the others' cost the link alone."""
+    session, players = table
+    link = share_link_create(session_id=session.pk, role="viewer", actor=actor)
+    path = f"/s/{link.token}/standings/"
+    play_deals(session, players, 1, actor)
+    shown = client.get(path, **htmx())
+    asked = {"version": shown.context["version"], "seen": shown.context["seen"]}
+    play_deals(session, players, 1, actor)
+
+    first = client.get(path, asked, **htmx())
+    with django_assert_num_queries(1):  # the link, with its session and version
+        second = client.get(path, asked, **htmx())
+
+    assert (first.status_code, second.status_code) == (200, 200)
+    assert second.content == first.content
+    assert 'class="flash"' in second.text
+    assert "after 2 deals" in second.text
+
+    play_deals(session, players, 1, actor)  # a new version: read again
+    assert "after 3 deals" in client.get(path, asked, **htmx()).text
+
+
+def test_a_kept_fragment_is_kept_per_language_and_way_in(member, client, table, actor):
+    session, players = table
+    play_deals(session, players, 1, actor)
+    link = share_link_create(session_id=session.pk, role="viewer", actor=actor)
+
+    english = client.get(f"/s/{link.token}/standings/", **htmx())
+    vietnamese = client.get(f"/s/{link.token}/standings/", **htmx(HTTP_ACCEPT_LANGUAGE="vi"))
+    by_member = member.get(url(session), **htmx())
+
+    assert "after 1 deal" in english.text
+    assert "after 1 deal" not in vietnamese.text
+    assert f'hx-get="/s/{link.token}/standings/"' in english.text
+    assert link.token not in by_member.text
+    assert f'hx-get="{url(session)}"' in by_member.text
+
+
+def test_a_tap_that_files_nothing_answers_204_from_the_running_totals_alone(
+    client, table, actor, django_assert_num_queries
+):
+    session, players = table
+    link = share_link_create(session_id=session.pk, role="viewer", actor=actor)
+    path = f"/s/{link.token}/standings/"
+    play_deals(session, players, 1, actor)
+    shown = client.get(path, **htmx())
+    asked = {"version": shown.context["version"], "seen": shown.context["seen"]}
+    deal_tap(deal_id=open_deal(session).pk, player_id=players["Alice"].pk, actor=actor)
+
+    # The link with its session, then the running totals: no sparkline, no rendering.
+    with django_assert_num_queries(2):
+        response = client.get(path, asked, **htmx())
+
+    assert response.status_code == 204

@@ -28,7 +28,7 @@ from rest_framework.response import Response
 from rest_framework.serializers import Serializer
 from rest_framework.views import APIView
 
-from tracker import gate
+from tracker import answers, gate
 from tracker.access import Actor, Role, require
 from tracker.api.authentication import ApiTokenAuthentication, ShareLinkAuthentication
 from tracker.api.exceptions import api_exception_handler
@@ -104,7 +104,17 @@ class ApiView(APIView):
         answer besides the session: the caller's role and the language."""
         tag = quote_etag(f"{session.pk}.{session.version}.{self.actor.role}.{get_language()}")
         sent = parse_etags(self.request.headers.get("If-None-Match", ""))
-        response = Response(status=304) if tag in sent or "*" in sent else answer()
+        if tag in sent or "*" in sent:
+            response = Response(status=304)
+        else:
+            # The same tag is the same answer for every caller: the first computes it, the
+            # session's other readers at this version get it from memory.
+            data = answers.kept(
+                session,
+                ("api", self.request.get_full_path(), self.actor.role),
+                lambda: answer().data,
+            )
+            response = Response(data)
         response["ETag"] = tag
         patch_cache_control(response, private=True, no_cache=True)  # always ask again
         return response

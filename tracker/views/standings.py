@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from tracker import selectors
+from tracker import answers, selectors
 from tracker.views.doors import SessionPage, kept_offline, session_page
 from tracker.views.screens.summary import headline
 from tracker.views.screens.words import FORMAT_NAMES, RULE_NAMES
@@ -49,11 +49,44 @@ def standings(request: HttpRequest, page: SessionPage) -> HttpResponse:
     """A page that follows the session says the version it shows (`version`): while the
     session has not moved on, the answer is 204 and nothing is read. It also says which
     rows it shows (`seen`), so an unchanged table still answers 204 and a changed row
-    comes back marked to flash once."""
+    comes back marked to flash once.
+
+    After a change every phone at the table asks for the same fragment: the first one a
+    worker reads and renders, the others get it from memory (`tracker.answers`)."""
     session = page.session
-    if request.htmx and request.GET.get("version") == str(session.version):
+    if not request.htmx:
+        context = _table(request, page)
+        assert context is not None  # only a fragment answers "unchanged"
+        return kept_offline(render(request, "standings/page.html", context))
+    if request.GET.get("version") == str(session.version):
         return HttpResponse(status=204)
+    status, content = answers.kept(
+        session, ("standings", request.get_full_path()), lambda: _fragment(request, page)
+    )
+    return HttpResponse(content, status=status)
+
+
+def _fragment(request: HttpRequest, page: SessionPage) -> tuple[int, bytes]:
+    context = _table(request, page)
+    if context is None:
+        return 204, b""
+    return 200, render(request, "standings/_table.html", context).content
+
+
+def _table(request: HttpRequest, page: SessionPage) -> dict[str, object] | None:
+    """The table's context, or None when the rows the page says it shows (`seen`) are
+    the rows there are."""
+    session = page.session
     rows = selectors.session_standings(session)
+    signatures = {row.player: _signature(row) for row in rows}
+    current = ";".join(f"{player}:{signature}" for player, signature in signatures.items())
+    if request.htmx and request.GET.get("seen") == current:
+        # A tap that files nothing moves the version on but no row: say so before the
+        # sparklines are read or anything is rendered.
+        return None
+    seen = dict(
+        part.split(":", 1) for part in request.GET.get("seen", "").split(";") if ":" in part
+    )
     deal_count, by_deal = selectors.session_points_by_deal(session, last=SPARK_DEALS)
     # Each line starts where the player stood before the deals it shows.
     totals: dict[int, list[int]] = {
@@ -69,20 +102,14 @@ def standings(request: HttpRequest, page: SessionPage) -> HttpResponse:
             rank=rank,
             row=row,
             spark=_sparkline(totals[row.player], top),
-            signature=_signature(row),
+            signature=signatures[row.player],
         )
         for rank, row in enumerate(rows, start=1)
     ]
-    seen = dict(
-        part.split(":", 1) for part in request.GET.get("seen", "").split(";") if ":" in part
-    )
-    current = ";".join(f"{line.row.player}:{line.signature}" for line in lines)
-    if request.htmx and request.GET.get("seen") == current:
-        return HttpResponse(status=204)
     if seen:
         for line in lines:
             line.changed = seen.get(str(line.row.player)) != line.signature
-    context = page.context(
+    return page.context(
         lines=lines,
         seen=current,
         version=session.version,
@@ -92,6 +119,3 @@ def standings(request: HttpRequest, page: SessionPage) -> HttpResponse:
         # What a chat app shows for a shared link (Open Graph): who leads, or won.
         og_description=headline(session, rows, deal_count),
     )
-    if request.htmx:
-        return render(request, "standings/_table.html", context)
-    return kept_offline(render(request, "standings/page.html", context))

@@ -1,0 +1,81 @@
+"""A session's reads are computed once a version (tracker.answers): the next caller at the
+same version, with the same role and language, is answered from memory, and any change
+moves the version on, so a kept answer is never a stale one."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.api.conftest import client_with
+from tests.api.test_payment_details import ALICE_BANK, two_of_us
+from tests.api.test_watching import watched_paths
+from tracker.services import share_link_create
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_second_read_at_the_same_version_costs_the_caller_and_the_session(
+    start, api, django_assert_num_queries
+):
+    table = start()
+    table.tap(table.deal, "Alice")
+    for path in watched_paths(table):
+        first = api.get(path)
+        # The token, then the session (or deal) in reach: the answer is kept.
+        with django_assert_num_queries(2):
+            second = api.get(path)
+
+        assert (first.status_code, second.status_code) == (200, 200)
+        assert second.json() == first.json()
+        assert second["ETag"] == first["ETag"]
+
+
+def test_a_change_is_read_at_once(start, api):
+    table = start()
+    paths = watched_paths(table)
+    before = {path: api.get(path).json() for path in paths}
+
+    table.tap(table.deal, "Alice", "Cara", "Ben")  # the deal is filed, the next one opens
+
+    for path in paths:
+        assert api.get(path).json() != before[path], path
+    rows = api.get(f"/api/sessions/{table.id}/standings/").json()["rows"]
+    assert {row["name"]: row["points"] for row in rows}["Alice"] == 3
+
+
+def test_a_viewer_link_is_never_given_the_scorer_s_kept_answer(start, api, actor):
+    table = two_of_us(start, currency="VND", stake="50000")
+    api.put(f"/api/players/{table.p['Alice']}/payment-details/", ALICE_BANK)
+    path = f"/api/sessions/{table.id}/settlement/"
+    scorer = share_link_create(session_id=table.id, role="scorer", actor=actor)
+    viewer = share_link_create(session_id=table.id, role="viewer", actor=actor)
+
+    by_scorer = client_with(f"Share {scorer.token}").get(path).json()
+    by_viewer = client_with(f"Share {viewer.token}").get(path).json()
+    again_by_scorer = client_with(f"Share {scorer.token}").get(path).json()
+
+    assert by_scorer["transfers"][0]["pay"]["account_number"] == "0011001932418"
+    assert by_viewer["transfers"][0]["pay"] is None
+    assert again_by_scorer == by_scorer
+
+
+def test_payment_details_changed_are_read_at_once(start, api, actor):
+    table = two_of_us(start, currency="VND", stake="50000")
+    path = f"/api/sessions/{table.id}/settlement/"
+    assert api.get(path).json()["transfers"][0]["pay"] is None
+
+    api.put(f"/api/players/{table.p['Alice']}/payment-details/", ALICE_BANK)
+
+    pay = api.get(path).json()["transfers"][0]["pay"]
+    assert pay["account_number"] == "0011001932418"
+
+
+def test_a_kept_answer_is_per_language(start, api):
+    table = start()
+    path = f"/api/sessions/{table.id}/"
+    english = api.get(path)
+    vietnamese = api.get(path, HTTP_ACCEPT_LANGUAGE="vi")
+
+    assert english["ETag"] != vietnamese["ETag"]
+    assert english["Content-Language"] == "en"
+    assert vietnamese["Content-Language"] == "vi"

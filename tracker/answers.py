@@ -1,0 +1,69 @@
+"""Answers kept by the session's version: what a session's readers are shown, computed once
+a version and served from memory to every other phone that asks at that version.
+
+Every change to a session moves `Session.version` on in its own transaction
+(`tracker.services.locks`), so a version names one state of the session for good: an
+answer kept under it can never be stale, and nothing has to be thrown away when the
+session changes (the next version simply has no answer yet). What else an answer depends
+on goes in its key too: the way in (the request's path, which names the session or link,
+and its query), the caller's role and the language.
+
+This is what keeps watching cheap when a tap moves the version on: the table's phones all
+fetch the same standings, and only the first of them a worker pays for reading and
+rendering them (issue 15; docs/performance.md).
+
+Django's local-memory cache holds them (the `answers` cache in settings): one per worker
+process, least recently used first out. Nothing is shared between processes, so nothing
+has to be kept in step; a worker that never saw a version computes it once itself.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from typing import TypeVar
+
+from django.core.cache import caches
+from django.utils.translation import get_language
+
+from tracker.models import Session
+
+T = TypeVar("T")
+CACHE = "answers"
+_MISSING = object()
+
+
+def key(session: Session, *parts: object) -> str:
+    """The key of an answer about `session` as it is now. The session's start time goes
+    in with its id: a database that hands a deleted session's id out again (SQLite can)
+    would otherwise find the old session's answers."""
+    text = "\x1f".join(
+        str(part)
+        for part in (
+            session.pk,
+            session.version,
+            session.started_at.timestamp(),
+            get_language(),
+            *parts,
+        )
+    )
+    return hashlib.blake2b(text.encode(), digest_size=20).hexdigest()
+
+
+def kept(session: Session, parts: tuple[object, ...], compute: Callable[[], T]) -> T:
+    """The answer kept for `session` at its version with `parts`, else `compute()`'s,
+    kept. `compute` must depend on nothing else that can change without moving the
+    version on, and return something picklable."""
+    cache = caches[CACHE]
+    name = key(session, *parts)
+    found = cache.get(name, _MISSING)
+    if found is not _MISSING:
+        return found  # type: ignore[return-value]
+    answer = compute()
+    cache.set(name, answer)
+    return answer
+
+
+def forget_all() -> None:
+    """Empty this process's answers (tests: a rolled-back database hands ids out again)."""
+    caches[CACHE].clear()
