@@ -9,7 +9,8 @@ import pytest
 from tests.api.conftest import client_with
 from tests.api.test_payment_details import ALICE_BANK, two_of_us
 from tests.api.test_watching import watched_paths
-from tracker.services import share_link_create
+from tracker.models import Session, StandingTally
+from tracker.services import session_tallies_rebuild, share_link_create
 
 pytestmark = pytest.mark.django_db
 
@@ -79,3 +80,67 @@ def test_a_kept_answer_is_per_language(start, api):
     assert english["ETag"] != vietnamese["ETag"]
     assert english["Content-Language"] == "en"
     assert vietnamese["Content-Language"] == "vi"
+
+
+CARA_BANK = {**ALICE_BANK, "account_name": "TRAN CARA"}
+
+
+def _cara_paid_then_left(start, api):
+    """Cara pays Alice 50000 before the first deal, then leaves the table before anyone
+    is dealt in: she has money in the session but no seat and no deal player."""
+    table = start(players=("Alice", "Ben", "Cara"), currency="VND", stake="50000")
+    paid = api.post(
+        f"/api/sessions/{table.id}/payments/",
+        {"from": table.p["Cara"], "to": table.p["Alice"], "amount": "50000"},
+    )
+    assert paid.status_code == 201, paid.json()
+    seated = api.put(
+        f"/api/sessions/{table.id}/players/",
+        {"players": [table.p["Alice"], table.p["Ben"]]},
+    )
+    assert seated.status_code == 200, seated.json()
+    return table
+
+
+def test_payment_details_of_a_payee_who_left_the_table_are_read_at_once(start, api):
+    table = _cara_paid_then_left(start, api)
+    path = f"/api/sessions/{table.id}/settlement/"
+    (transfer,) = api.get(path).json()["transfers"]  # kept: Alice owes Cara, no details
+    assert (transfer["from"], transfer["to"], transfer["pay"]) == (
+        table.p["Alice"],
+        table.p["Cara"],
+        None,
+    )
+
+    put = api.put(f"/api/players/{table.p['Cara']}/payment-details/", CARA_BANK)
+    assert put.status_code == 200, put.json()
+
+    pay = api.get(path).json()["transfers"][0]["pay"]
+    assert pay is not None and pay["account_name"] == "TRAN CARA"
+
+
+def test_renaming_a_payee_who_left_the_table_is_read_at_once(start, api):
+    table = _cara_paid_then_left(start, api)
+    api.put(f"/api/players/{table.p['Cara']}/payment-details/", CARA_BANK)
+    path = f"/api/sessions/{table.id}/settlement/"
+    before = api.get(path).json()["transfers"][0]["pay"]["vietqr"]
+    assert "Cara" in before
+
+    renamed = api.patch(f"/api/players/{table.p['Cara']}/", {"name": "Carol"})
+    assert renamed.status_code == 200, renamed.json()
+
+    after = api.get(path).json()["transfers"][0]["pay"]["vietqr"]
+    assert "Carol" in after
+
+
+def test_standings_rebuilt_are_read_at_once(start, api):
+    table = start()
+    table.tap(table.deal, "Alice", "Cara", "Ben")
+    path = f"/api/sessions/{table.id}/standings/"
+    StandingTally.objects.filter(session_id=table.id).update(points=99)  # as a bad load
+    assert {row["points"] for row in api.get(path).json()["rows"]} == {99}  # kept
+
+    session_tallies_rebuild(session=Session.objects.get(pk=table.id))
+
+    rows = {row["name"]: row["points"] for row in api.get(path).json()["rows"]}
+    assert rows == {"Alice": 3, "Cara": 2, "Ben": 1, "Dev": 0}

@@ -12,7 +12,7 @@ from django.db.models import F, Q, Subquery
 from django.utils.translation import gettext_noop
 
 from tracker.errors import Conflict, NotFound
-from tracker.models import Deal, DealPlayer, Seat, Session
+from tracker.models import Deal, DealPlayer, Payment, Seat, Session
 
 NO_DEAL = gettext_noop("There is no deal %(id)s.")
 NO_SESSION = gettext_noop("There is no session %(id)s.")
@@ -46,12 +46,18 @@ def session_of_deal_changed(deal_id: int) -> None:
 
 
 def sessions_of_player_changed(player_id: int) -> None:
-    """Move on the version of every session the player sits at or played in: their name
-    or how they are paid shows on its pages, which must learn of the change. One query;
-    no lock is taken (nothing else of the sessions changes)."""
+    """Move on the version of every session the player sits at, played in, or paid or
+    was paid in (a player may pay and leave before a deal): their name or how they are
+    paid shows on its pages, which must learn of the change. One query; no lock is taken
+    (nothing else of the sessions changes)."""
     Session.objects.filter(
         Q(pk__in=Seat.objects.filter(player_id=player_id).values("session_id"))
         | Q(pk__in=DealPlayer.objects.filter(player_id=player_id).values("deal__session_id"))
+        | Q(
+            pk__in=Payment.objects.filter(Q(payer_id=player_id) | Q(payee_id=player_id)).values(
+                "session_id"
+            )
+        )
     ).update(version=F("version") + 1)
 
 

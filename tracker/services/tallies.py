@@ -4,7 +4,7 @@ read one row a player however long the session (`scoring.standing`)."""
 from __future__ import annotations
 
 from django.db import connection, transaction
-from django.db.models import Prefetch
+from django.db.models import F, Prefetch
 
 import scoring
 import scoring.standing
@@ -69,8 +69,8 @@ def session_tallies_rebuild(*, session: Session) -> None:
     or to repair): each counted deal replayed, and what it adds summed, as the filings
     added it. Players at the table keep a row even with nothing counted yet.
 
-    Queries: the deals, their players, taps, not-played marks and events (five), then a
-    write a player.
+    Queries: the deals, their players, taps, not-played marks and events (five), the
+    session's version moved on, then a write a player.
     """
     deals = session.deals.filter(counted()).prefetch_related(
         Prefetch(
@@ -94,6 +94,9 @@ def session_tallies_rebuild(*, session: Session) -> None:
         facts = deal_facts(deal, rows, list(deal.deal_players.all()))
         for player, tally in scoring.standing.contribution(facts, scoring.play(facts)).items():
             totals[player] = totals.get(player, scoring.standing.Tally()) + tally
+    # The pages and the API keep reads by the session's version (tracker.answers): a
+    # repair must move it on, or the workers would go on showing the totals it replaced.
+    Session.objects.filter(pk=session.pk).update(version=F("version") + 1)
     StandingTally.objects.filter(session=session).delete()  # derived; rebuilt here
     StandingTally.objects.bulk_create(
         StandingTally(
