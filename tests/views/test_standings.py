@@ -95,17 +95,24 @@ def test_a_long_night_s_sparkline_shows_its_last_40_deals_from_where_each_stood(
     assert leader.spark.split()[-1].endswith(",1.0")
 
 
+def watching_after_a_deal(client, table, actor):
+    """A phone on a viewer link showing the standings after one deal: the fragment's
+    address and what the phone says it shows (`version`, `seen`)."""
+    session, players = table
+    link = share_link_create(session_id=session.pk, role="viewer", actor=actor)
+    path = f"/s/{link.token}/standings/"
+    play_deals(session, players, 1, actor)
+    shown = client.get(path, **htmx())
+    return path, {"version": shown.context["version"], "seen": shown.context["seen"]}
+
+
 def test_the_phones_at_a_table_share_one_read_of_a_change(
     client, table, actor, django_assert_num_queries
 ):
     """After a change every phone asks for the same fragment: the first one's answer is
     kept by the session's version, and the others' cost the link alone."""
     session, players = table
-    link = share_link_create(session_id=session.pk, role="viewer", actor=actor)
-    path = f"/s/{link.token}/standings/"
-    play_deals(session, players, 1, actor)
-    shown = client.get(path, **htmx())
-    asked = {"version": shown.context["version"], "seen": shown.context["seen"]}
+    path, asked = watching_after_a_deal(client, table, actor)
     play_deals(session, players, 1, actor)
 
     first = client.get(path, asked, **htmx())
@@ -141,11 +148,7 @@ def test_a_tap_that_files_nothing_answers_204_from_the_running_totals_alone(
     client, table, actor, django_assert_num_queries
 ):
     session, players = table
-    link = share_link_create(session_id=session.pk, role="viewer", actor=actor)
-    path = f"/s/{link.token}/standings/"
-    play_deals(session, players, 1, actor)
-    shown = client.get(path, **htmx())
-    asked = {"version": shown.context["version"], "seen": shown.context["seen"]}
+    path, asked = watching_after_a_deal(client, table, actor)
     deal_tap(deal_id=open_deal(session).pk, player_id=players["Alice"].pk, actor=actor)
 
     # The link with its session, then the running totals: no sparkline, no rendering.
