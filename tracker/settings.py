@@ -62,6 +62,7 @@ if not SECRET_KEY:
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+CSRF_FAILURE_VIEW = "tracker.views.doors.csrf_failure"  # a sentence and a code, not Django's page
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -201,8 +202,7 @@ LANGUAGES = [
     ("vi", "Tiếng Việt"),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
-# Our additions to Django's number formats (tracker/formats/): Vietnamese groups
-# thousands, so 380.000 VND reads as money.
+# Our number formats (tracker/formats/): Vietnamese groups thousands: 380.000 VND.
 FORMAT_MODULE_PATH = ["tracker.formats"]
 USE_I18N = True
 TIME_ZONE = "UTC"

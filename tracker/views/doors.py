@@ -24,10 +24,11 @@ from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from tracker import gate
 from tracker.access import Actor, Role, access_circle, access_session, link_by_token
-from tracker.errors import Refusal, TooManyWrites
+from tracker.errors import Forbidden, Refusal, TooManyWrites
 from tracker.models import Circle, Session
 from tracker.views.screens.words import not_saved, reason
 
@@ -182,6 +183,20 @@ def refused(request: HttpRequest, refusal: Refusal) -> HttpResponse:
     context = {"refusal": refusal, "reason": reason(refusal)}
     response = render(request, "refused.html", context, status=refusal.status)
     return _said_when_to_retry(request, response)
+
+
+CSRF_FAILED = gettext_noop(
+    "This page was open too long, or its form came from another site, so nothing was "
+    "saved; load the page again and retry."
+)
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """Django's CSRF check refused a page write (`CSRF_FAILURE_VIEW`): said like every
+    other refusal, with a sentence and the code `csrf_failed` (in JSON to the offline
+    queue), where Django's own page gives neither. Nothing was written: the check runs
+    before the view."""
+    return refused(request, Forbidden(CSRF_FAILED, code="csrf_failed"))
 
 
 def _said_when_to_retry(request: HttpRequest, response: HttpResponse) -> HttpResponse:
