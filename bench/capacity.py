@@ -1,7 +1,7 @@
 """Capacity: N tables playing at once against the app as `make serve` runs it.
 
     .venv/bin/python bench/capacity.py [--tables 100,300,1000] [--seconds 60]
-                                       [--watch stream|poll] [--workers 0]
+                                       [--watch stream|push|poll] [--workers 0]
 
 Each table has one scorer tapping a player out every 20 seconds (through the API, with
 the table's scorer link; three taps file a deal and the next one opens) and three phones
@@ -9,7 +9,9 @@ watching: two with the standings open, and the scorer's own tap screen. With
 `--watch stream` (what the pages do) each phone listens to the session's live stream and
 the standings fetch their fragment when a newer version is announced; with
 `--watch poll` (what they did before) each phone asks every 1.5 s, and an unchanged
-session answers 204.
+session answers 204; with `--watch push` (what the standings page does since session 4)
+the standings' stream sends the fragment itself when a tap moved its rows, and the
+standings phones make no requests at all.
 
 For each N it reports the tap's latency, how stale the standings were (from the moment a
 tap was sent to the moment a watcher holds a fragment showing it), the requests the
@@ -195,6 +197,48 @@ async def standings_listening(
             await asyncio.sleep(1)
 
 
+async def standings_pushed(
+    client: httpx.AsyncClient, table: Table, until: float, out: Figures
+) -> None:
+    """The standings page on its stream: sent the fragment when rows moved, the version
+    always; a version heard is a version shown (its rows came with it, or did not move)."""
+    shown = table.start_version
+    first = True
+    seen = ""  # the rows this page shows; none at first, so the stream sends them
+    while time.monotonic() < until:
+        try:
+            async with client.stream(
+                "GET",
+                f"/s/{table.viewer}/live/",
+                params={"show": "standings", "seen": seen},
+                headers={"Last-Event-ID": seen} if seen else {},
+            ) as stream:
+                if stream.status_code != 200:
+                    out.errors[f"stream {stream.status_code}"] += 1
+                    await asyncio.sleep(RETRY)
+                    continue
+                kind = None
+                async for line in stream.aiter_lines():
+                    if line.startswith("event: "):
+                        kind = line[7:]
+                    elif line.startswith("id: "):
+                        seen = line[4:]
+                    elif line.startswith("data: ") and kind is None:
+                        if first:
+                            out.opened, first = out.opened + 1, False
+                        version = int(line[6:])
+                        if version > shown:
+                            note_staleness(table, shown, version, out)
+                            shown = version
+                    elif not line:
+                        kind = None
+                    if time.monotonic() >= until:
+                        return
+        except httpx.HTTPError as error:
+            out.errors[f"stream {type(error).__name__}"] += 1
+            await asyncio.sleep(1)
+
+
 async def tap_screen_listening(
     client: httpx.AsyncClient, table: Table, until: float, out: Figures
 ) -> None:
@@ -273,8 +317,9 @@ async def play(
         watchers = []
         scorers = {table.session: phone() for table in tables}
         for table in tables:
-            if watch == "stream":
-                watchers += [standings_listening(phone(), table, until, out) for _ in range(2)]
+            if watch in ("stream", "push"):
+                standings = standings_pushed if watch == "push" else standings_listening
+                watchers += [standings(phone(), table, until, out) for _ in range(2)]
                 watchers.append(tap_screen_listening(phone(), table, until, out))
             else:
                 watchers += [standings_polling(phone(), table, until, out) for _ in range(2)]
@@ -351,7 +396,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tables", default="100,300,1000", help="table counts to run")
     parser.add_argument("--seconds", type=float, default=60, help="how long each count plays")
-    parser.add_argument("--watch", choices=["stream", "poll"], default="stream")
+    parser.add_argument("--watch", choices=["stream", "push", "poll"], default="stream")
     parser.add_argument("--workers", type=int, default=0, help="gunicorn workers (0: auto)")
     options = parser.parse_args()
 

@@ -54,6 +54,8 @@ document.addEventListener("click", function (event) {
 // unchanged session answers that with an empty 204. Without a signal it rests: closed
 // while the phone is offline, open again when it is back; and while the phone's offline
 // queue is sending what waited (static/js/offline.js) a fetch waits like for a write.
+// A follower marked `data-live-push` (the standings) is sent its new fragment down the
+// stream (`event: standings`) instead of fetching it; it waits like a fetch would.
 (function () {
   "use strict";
 
@@ -62,6 +64,7 @@ document.addEventListener("click", function (event) {
   var source = null;
   var poller = null;
   var pending = false;
+  var pushed = null; // a fragment the stream sent while the page was busy
 
   function follower() {
     return document.querySelector("[data-live]");
@@ -85,11 +88,20 @@ document.addEventListener("click", function (event) {
       return;
     }
     pending = false;
+    if (pushed !== null) {
+      var html = pushed;
+      pushed = null;
+      window.htmx.swap(element, html, { swapStyle: "outerHTML" });
+      return;
+    }
     window.htmx.trigger(element, "live");
   }
 
   function announced(version) {
     var element = follower();
+    if (element && element.hasAttribute("data-live-push")) {
+      return; // the stream sends what changed itself
+    }
     if (element && Number(version) > Number(element.getAttribute("data-version"))) {
       refresh();
     }
@@ -133,6 +145,11 @@ document.addEventListener("click", function (event) {
       heard = true;
       announced(event.data);
     };
+    stream.addEventListener("standings", function (event) {
+      heard = true;
+      pushed = event.data;
+      refresh();
+    });
     stream.onerror = function () {
       // EventSource reconnects by itself; a stream refused outright stays closed.
       if (source === stream && stream.readyState === window.EventSource.CLOSED) {

@@ -21,6 +21,11 @@ def test_a_tap_on_one_phone_shows_on_the_other_standings_within_two_seconds(
     scorer.goto(f"/sessions/{session.pk}/")
     link = share_link_create(session_id=session.pk, role="viewer", actor=Actor(user=user))
     watcher = new_phone()
+    asked = []
+    watcher.on(
+        "request",
+        lambda request: asked.append(request.url) if "/standings/" in request.url else None,
+    )
     watcher.goto(f"/s/{link.token}/standings/")
     alice_row = watcher.locator("#standings tbody tr", has_text="Alice").first
     expect(alice_row.locator("td.strong")).to_have_text("0")
@@ -33,12 +38,13 @@ def test_a_tap_on_one_phone_shows_on_the_other_standings_within_two_seconds(
     expect(scorer.locator(".tap__deal")).to_have_text("· Deal 2")
     filed = time.monotonic()
 
-    # No reload on the watcher: the stream announces the new version, the fragment brings
-    # the new points, and the changed row flashes.
+    # No reload and no fetch on the watcher: the stream sends the new standings, and the
+    # changed rows flash.
     expect(alice_row.locator("td.strong")).to_have_text("3", timeout=2000)
     assert time.monotonic() - filed < 2.0
-    expect(watcher.locator("#standings tr.flash")).not_to_have_count(0)
+    expect(watcher.locator("#standings tr.flash")).to_have_count(4)  # everyone moved
     expect(watcher.locator("#standings")).to_contain_text("after 1 deal")
+    assert asked == [asked[0]]  # the page itself, then nothing more
     screenshot(watcher, "12-standings-viewer-live")
 
 

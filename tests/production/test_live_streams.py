@@ -86,3 +86,72 @@ def test_every_tap_reaches_every_watching_phone(make_session, actor, tmp_path):
         # (How soon is measured by bench/load.py --capacity, not asserted here.)
         assert versions == sorted(set(versions))
         assert versions[-1] == session.version
+
+
+class StandingsWatcher(threading.Thread):
+    """A standings page on the live stream: keeps the fragments it is sent."""
+
+    def __init__(self, url: str, versions: int) -> None:
+        super().__init__(daemon=True)
+        self.url = url
+        self.versions = versions
+        self.fragments: list[str] = []
+        self.heard: list[int] = []
+        self.opened = threading.Event()
+
+    def run(self) -> None:
+        with (
+            httpx.Client(timeout=30) as client,
+            client.stream("GET", self.url, headers={"X-Forwarded-Proto": "https"}) as stream,
+        ):
+            assert stream.status_code == 200, stream.status_code
+            kind, data = None, []
+            for line in stream.iter_lines():
+                if line.startswith("event: "):
+                    kind = line.removeprefix("event: ")
+                elif line.startswith("data: "):
+                    data.append(line.removeprefix("data: "))
+                elif line == "" and data:
+                    if kind == "standings":
+                        self.fragments.append("\n".join(data))
+                    else:
+                        self.heard.append(int(data[0]))
+                        self.opened.set()
+                    kind, data = None, []
+                    if len(self.heard) >= self.versions:
+                        return
+
+
+def test_a_standings_page_is_sent_the_rows_a_tap_moved(make_session, actor, tmp_path):
+    session, players = make_session()
+    viewer = share_link_create(session_id=session.pk, role="viewer", actor=actor)
+    env = production_env(
+        DATABASE_URL=database_url_of_the_tests(),
+        DB_POOL="true",
+        BEHIND_PROXY="true",
+        WEB_CONCURRENCY="2",
+    )
+    with gunicorn(env, tmp_path) as server:
+        # A page that shows no rows yet: sent the standings at once, then on each change.
+        url = f"http://127.0.0.1:{server.port}/s/{viewer.token}/live/?show=standings&seen="
+        phones = [StandingsWatcher(url, versions=4) for _ in range(4)]
+        for phone in phones:
+            phone.start()
+        for phone in phones:
+            assert phone.opened.wait(10), "no first event"
+
+        deal = session.deals.get()
+        for name in ("Alice", "Ben", "Cara"):  # the third tap files the deal
+            deal_tap(deal_id=deal.pk, player_id=players[name].pk, actor=actor)
+            time.sleep(0.3)
+        for phone in phones:
+            phone.join(10)
+
+    session.refresh_from_db()
+    for phone in phones:
+        assert phone.heard[-1] == session.version
+        # The opening standings, then the filed deal's; the two taps before it moved none.
+        assert len(phone.fragments) == 2, phone.fragments
+        assert "after 0 deals" in phone.fragments[0]
+        assert "after 1 deal" in phone.fragments[1]
+        assert f'data-version="{session.version}"' in phone.fragments[1]

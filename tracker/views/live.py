@@ -7,6 +7,15 @@ shows only when the version passed its own. After `STREAM_FOR` the server ends t
 and the browser's EventSource reconnects (after `retry`), which spreads the streams over
 the server's processes again after a restart.
 
+The standings page asks for more (`?show=standings&seen=<the rows it shows>`): the
+stream sends the standings fragment itself (`event: standings`, its rows' `seen` as the
+event's id) whenever the rows differ from those the page shows, at once and after each
+change, so a watching phone never asks. A change that moves no row (two taps out of
+three) sends nothing but the version. Each change reads the link or membership again, so
+a revoked link stops hearing, and the fragment is kept by version (`tracker.answers`):
+the streams a process holds for one table render it once between them. A reconnecting
+browser names the rows it last got (`Last-Event-ID`).
+
 Served by an ASGI worker (`make serve`: gunicorn with uvicorn workers), a stream is a
 coroutine waiting on `tracker.live.Hub`: no thread, no database connection and no query
 while nothing changes. Served by WSGI (`make run`'s development server, the tests'
@@ -21,6 +30,7 @@ import random
 import threading
 import time
 from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
 
 from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIRequest
@@ -31,7 +41,8 @@ from tracker import live as changes
 from tracker.access import Role
 from tracker.errors import Refusal
 from tracker.models import Session
-from tracker.views.doors import reach, refused
+from tracker.views import standings
+from tracker.views.doors import SessionPage, reach, refused
 
 HEARTBEAT = 20.0  # seconds between comments on a quiet stream (keeps proxies from closing it)
 STREAM_FOR = 300.0  # seconds, ±20 %, before the browser is asked to reconnect
@@ -43,24 +54,71 @@ def _event(version: int) -> str:
     return f"data: {version}\n\n"
 
 
+def _standings_event(seen: str, fragment: bytes) -> str:
+    lines = "".join(f"data: {line}\n" for line in fragment.decode().splitlines())
+    return f"event: standings\nid: {seen}\n{lines}\n"
+
+
+@dataclass
+class _Follower:
+    """What one stream follows: the session, the version it last said, and for a
+    standings page (`push`) the rows the page shows."""
+
+    request: HttpRequest
+    session_id: int | None
+    token: str | None
+    session: int = 0
+    version: int = 0
+    push: bool = False
+    seen: str = ""
+
+    def look(self, page: SessionPage | None = None) -> str | None:
+        """The events that tell the page what changed since it last heard: the version,
+        and for a standings page the fragment when its rows moved. None once the caller
+        may not see the session any more (a revoked link, a member removed)."""
+        try:
+            if page is None:
+                page = reach(
+                    self.request, session_id=self.session_id, token=self.token, need=Role.VIEWER
+                )
+            self.session = page.session.pk
+            said = ""
+            if self.push:
+                self.seen, fragment = standings.pushed(self.request, page, self.seen)
+                if fragment is not None:
+                    said = _standings_event(self.seen, fragment)
+            if said or page.session.version > self.version:
+                self.version = max(self.version, page.session.version)
+                said += _event(self.version)
+            return said
+        except Refusal:
+            return None
+        finally:
+            # An ASGI stream holds no connection while it waits (it may last minutes). A
+            # WSGI stream reads from its own thread's connection, which Django closes at
+            # the end; closing it here would break a test's transaction on PostgreSQL.
+            if isinstance(self.request, ASGIRequest) and not connection.in_atomic_block:
+                connection.close()
+
+
 def _opening(
     request: HttpRequest, session_id: int | None, token: str | None
-) -> tuple[int, int] | HttpResponse:
-    """The session this request may follow and its version now, or the refusal."""
-    served_async = isinstance(request, ASGIRequest)
+) -> tuple[_Follower, str] | HttpResponse:
+    """What this request may follow and its first events, or the refusal."""
+    if token is None and not request.user.is_authenticated:
+        return HttpResponse(status=403)
+    follower = _Follower(request, session_id, token, version=-1)
+    follower.push = request.GET.get("show") == "standings"
+    follower.seen = request.headers.get("Last-Event-ID") or request.GET.get("seen", "")
     try:
-        if token is None and not request.user.is_authenticated:
-            return HttpResponse(status=403)
         page = reach(request, session_id=session_id, token=token, need=Role.VIEWER)
-        return page.session.pk, page.session.version
     except Refusal as refusal:
-        return refused(request, refusal)
-    finally:
-        # An ASGI stream holds no connection while it waits (it may last minutes). A WSGI
-        # stream reads from its own thread's connection, which Django closes at the end;
-        # closing it here would break a test's transaction on PostgreSQL.
-        if served_async and not connection.in_atomic_block:
+        if isinstance(request, ASGIRequest) and not connection.in_atomic_block:
             connection.close()
+        return refused(request, refusal)
+    first = follower.look(page)
+    assert first  # the version, at least
+    return follower, f"retry: {RETRY_MS}\n" + first
 
 
 async def live(
@@ -71,11 +129,11 @@ async def live(
     opened = await sync_to_async(_opening)(request, session_id, token)
     if isinstance(opened, HttpResponse):
         return opened
-    session, version = opened
+    follower, first = opened
     stream = (
-        _stream(session, version)
+        _stream(follower, first)
         if isinstance(request, ASGIRequest)
-        else _stream_from_a_thread(session, version)
+        else _stream_from_a_thread(follower, first)
     )
     response = StreamingHttpResponse(stream, content_type="text/event-stream")
     response["Cache-Control"] = "no-store"
@@ -83,20 +141,30 @@ async def live(
     return response
 
 
-async def _stream(session_id: int, version: int) -> AsyncIterator[str]:
+async def _stream(follower: _Follower, first: str) -> AsyncIterator[str]:
     hub = changes.hub()
-    async with hub.watching(session_id):
-        version = hub.latest(session_id, version)
-        yield f"retry: {RETRY_MS}\n" + _event(version)
+    session = follower.session
+    async with hub.watching(session):
+        yield first
         loop = asyncio.get_running_loop()
         end = loop.time() + STREAM_FOR * random.uniform(0.8, 1.2)
         while (left := end - loop.time()) > 0:
-            newer = await hub.wait(session_id, version, min(HEARTBEAT, left))
+            # At once if it changed since the first look.
+            newer = await hub.wait(session, follower.version, min(HEARTBEAT, left))
             if newer is None:
                 yield ": still here\n\n"
+            elif follower.push:
+                # Read and render in a thread of the loop's pool, not a thread per stream.
+                said = await sync_to_async(follower.look, thread_sensitive=False)()
+                if said is None:
+                    return
+                if newer > follower.version:  # told of a version the read did not see yet
+                    follower.version = newer
+                    said += _event(newer)
+                yield said
             else:
-                version = newer
-                yield _event(version)
+                follower.version = newer
+                yield _event(newer)
 
 
 class _ThreadStreams:
@@ -116,21 +184,28 @@ class _ThreadStreams:
 thread_streams = _ThreadStreams()
 
 
-def _stream_from_a_thread(session_id: int, version: int) -> Iterator[str]:
+def _stream_from_a_thread(follower: _Follower, first: str) -> Iterator[str]:
     thread_streams.add(1)
     try:
-        yield f"retry: {RETRY_MS}\n" + _event(version)
+        yield first
         end = time.monotonic() + SYNC_STREAM_FOR
         while time.monotonic() < end:
             time.sleep(1)
             # A comment first: a phone that went away fails this write, which ends the
             # stream before it reads again.
             yield ":\n\n"
-            now = Session.objects.filter(pk=session_id).values_list("version", flat=True).first()
+            now = (
+                Session.objects.filter(pk=follower.session)
+                .values_list("version", flat=True)
+                .first()
+            )
             if now is None:
                 return
-            if now > version:
-                version = now
-                yield _event(version)
+            if now > follower.version:
+                said = follower.look()
+                if said is None:
+                    return
+                if said:
+                    yield said
     finally:
         thread_streams.add(-1)

@@ -60,33 +60,46 @@ def standings(request: HttpRequest, page: SessionPage) -> HttpResponse:
         return kept_offline(render(request, "standings/page.html", context))
     if request.GET.get("version") == str(session.version):
         return HttpResponse(status=204)
-    status, content = answers.kept(
-        session, ("standings", request.get_full_path()), lambda: _fragment(request, page)
+    shown = request.GET.get("seen", "")
+    _seen, content = answers.kept(
+        session, ("standings", request.get_full_path()), lambda: _fragment(request, page, shown)
     )
-    return HttpResponse(content, status=status)
+    return HttpResponse(content, status=204 if content is None else 200)
 
 
-def _fragment(request: HttpRequest, page: SessionPage) -> tuple[int, bytes]:
-    context = _table(request, page)
+def pushed(request: HttpRequest, page: SessionPage, shown: str) -> tuple[str, bytes | None]:
+    """What a live stream sends a standings page that shows the rows `shown` (its `seen`):
+    the rows there are now (their `seen`) and the fragment, or None when they are the rows
+    shown (`tracker.views.live`). Kept like a fetched fragment, so the streams a worker
+    holds for one table render a change once between them."""
+    return answers.kept(
+        page.session,
+        ("standings pushed", request.path, shown),
+        lambda: _fragment(request, page, shown),
+    )
+
+
+def _fragment(request: HttpRequest, page: SessionPage, shown: str) -> tuple[str, bytes | None]:
+    context = _table(request, page, shown=shown)
     if context is None:
-        return 204, b""
-    return 200, render(request, "standings/_table.html", context).content
+        return shown, None
+    return str(context["seen"]), render(request, "standings/_table.html", context).content
 
 
-def _table(request: HttpRequest, page: SessionPage) -> dict[str, object] | None:
-    """The table's context, or None when the rows the page says it shows (`seen`) are
-    the rows there are."""
+def _table(
+    request: HttpRequest, page: SessionPage, shown: str | None = None
+) -> dict[str, object] | None:
+    """The table's context; for a page that says which rows it shows (`shown`, its
+    `seen`), None when they are the rows there are."""
     session = page.session
     rows = selectors.session_standings(session)
     signatures = {row.player: _signature(row) for row in rows}
     current = ";".join(f"{player}:{signature}" for player, signature in signatures.items())
-    if request.htmx and request.GET.get("seen") == current:
+    if shown == current:
         # A tap that files nothing moves the version on but no row: say so before the
         # sparklines are read or anything is rendered.
         return None
-    seen = dict(
-        part.split(":", 1) for part in request.GET.get("seen", "").split(";") if ":" in part
-    )
+    seen = dict(part.split(":", 1) for part in (shown or "").split(";") if ":" in part)
     deal_count, by_deal = selectors.session_points_by_deal(session, last=SPARK_DEALS)
     # Each line starts where the player stood before the deals it shows.
     totals: dict[int, list[int]] = {

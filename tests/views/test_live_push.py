@@ -1,0 +1,156 @@
+"""The standings page's stream sends the standings themselves: at once when the rows
+differ from those the page shows, after each change that moves a row, nothing more when
+a change moves none; kept by version, so a process's streams render a change once, and
+silent once the link is revoked (issue 15)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tests.views.helpers import open_deal, play_deals
+from tracker.services import deal_tap, share_link_create, share_link_revoke
+
+pytestmark = pytest.mark.django_db
+
+
+def events(chunk: bytes) -> list[dict[str, str]]:
+    """The server-sent events in a chunk: each one's fields, data lines joined."""
+    said = []
+    for block in chunk.decode().split("\n\n"):
+        fields: dict[str, str] = {}
+        for line in block.splitlines():
+            name, _, value = line.partition(": ")
+            if name == "data" and "data" in fields:
+                fields["data"] += "\n" + value
+            elif name and name != "retry" and not line.startswith(":"):
+                fields[name] = value
+        if "data" in fields:
+            said.append(fields)
+    return said
+
+
+@pytest.fixture
+def watching(table, actor):
+    """A viewer link's standings after two deals: its URL, and what the page shows."""
+    session, players = table
+    play_deals(session, players, 2, actor)
+    link = share_link_create(session_id=session.pk, role="viewer", actor=actor)
+    page = Client().get(reverse("link:standings", kwargs={"token": link.token})).text
+    seen = re.search(r'"seen": "([^"]*)"', page).group(1)
+    return link, reverse("link:live", kwargs={"token": link.token}), seen
+
+
+def test_a_page_that_shows_the_rows_there_are_hears_only_the_version(watching, table):
+    _link, url, seen = watching
+    session, _ = table
+    session.refresh_from_db()
+
+    response = Client().get(url, {"show": "standings", "seen": seen})
+
+    first = next(iter(response.streaming_content))
+    response.close()
+    assert events(first) == [{"data": str(session.version)}]
+
+
+def test_a_page_behind_is_sent_the_standings_at_once(watching, table):
+    _link, url, seen = watching
+    session, _ = table
+    session.refresh_from_db()
+
+    response = Client().get(url, {"show": "standings", "seen": "1:00000000"})
+
+    first = next(iter(response.streaming_content))
+    response.close()
+    standings, version = events(first)
+    assert standings["event"] == "standings"
+    assert standings["id"] == seen  # what a reconnecting browser names as shown
+    assert standings["data"].startswith('<section id="standings"')
+    assert f'data-version="{session.version}"' in standings["data"]
+    assert 'class="flash"' in standings["data"]  # the rows it did not show
+    assert version == {"data": str(session.version)}
+
+
+def test_a_reconnecting_browser_names_the_rows_it_last_got(watching):
+    _link, url, seen = watching
+
+    response = Client().get(
+        url, {"show": "standings", "seen": "1:00000000"}, HTTP_LAST_EVENT_ID=seen
+    )
+
+    first = next(iter(response.streaming_content))
+    response.close()
+    assert [event.get("event") for event in events(first)] == [None]  # the version alone
+
+
+def test_a_change_that_moves_rows_sends_them_and_one_that_does_not_sends_the_version(
+    watching, table, actor
+):
+    _link, url, seen = watching
+    session, players = table
+    response = Client().get(url, {"show": "standings", "seen": seen})
+    stream = iter(response.streaming_content)
+    next(stream)
+
+    deal = open_deal(session)
+    deal_tap(deal_id=deal.pk, player_id=players["Alice"].pk, actor=actor)  # files nothing
+    assert next(stream) == b":\n\n"  # a second later: still there
+    session.refresh_from_db()
+    assert events(next(stream)) == [{"data": str(session.version)}]
+
+    for name in ("Cara", "Ben"):  # the third tap files the deal
+        deal_tap(deal_id=deal.pk, player_id=players[name].pk, actor=actor)
+    assert next(stream) == b":\n\n"
+    session.refresh_from_db()
+    standings, version = events(next(stream))
+    response.close()
+    assert standings["event"] == "standings"
+    assert standings["id"] != seen
+    assert "after 3 deals" in standings["data"]
+    assert version == {"data": str(session.version)}
+
+
+def test_a_revoked_link_hears_nothing_more(watching, table, actor):
+    link, url, seen = watching
+    session, players = table
+    response = Client().get(url, {"show": "standings", "seen": seen})
+    stream = iter(response.streaming_content)
+    next(stream)
+
+    share_link_revoke(link_id=link.pk, actor=actor)
+    play_deals(session, players, 1, actor)
+
+    assert next(stream) == b":\n\n"
+    assert list(stream) == []  # the stream ended, saying nothing of the new deal
+
+
+def test_streams_of_one_table_render_a_change_once(watching, table, django_assert_num_queries):
+    _link, url, _seen = watching
+    first = Client().get(url, {"show": "standings", "seen": "1:00000000"})
+    next(iter(first.streaming_content))
+    first.close()
+
+    # The next phone: the link with its session, and the standings kept by version.
+    with django_assert_num_queries(1):
+        second = Client().get(url, {"show": "standings", "seen": "1:00000000"})
+        chunk = next(iter(second.streaming_content))
+    second.close()
+    assert events(chunk)[0]["event"] == "standings"
+
+
+def test_each_phone_is_sent_the_standings_in_its_own_language(watching):
+    _link, url, _seen = watching
+    said = {}
+    for language in ("en", "vi", "en"):
+        response = Client().get(
+            url, {"show": "standings", "seen": ""}, HTTP_ACCEPT_LANGUAGE=language
+        )
+        said.setdefault(language, []).append(events(next(iter(response.streaming_content))))
+        response.close()
+
+    assert "after 2 deals" in said["en"][0][0]["data"]
+    assert "sau 2 ván" in said["vi"][0][0]["data"]
+    assert said["en"][1] == said["en"][0]  # the kept English one, not the Vietnamese
