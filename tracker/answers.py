@@ -20,6 +20,7 @@ has to be kept in step; a worker that never saw a version computes it once itsel
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -31,6 +32,8 @@ from tracker.models import Session
 T = TypeVar("T")
 CACHE = "answers"
 _MISSING = object()
+_guard = threading.Lock()
+_computing: dict[str, threading.Lock] = {}  # keys being computed in this process
 
 
 def key(session: Session, *parts: object) -> str:
@@ -53,15 +56,30 @@ def key(session: Session, *parts: object) -> str:
 def kept(session: Session, parts: tuple[object, ...], compute: Callable[[], T]) -> T:
     """The answer kept for `session` at its version with `parts`, else `compute()`'s,
     kept. `compute` must depend on nothing else that can change without moving the
-    version on, and return something picklable."""
+    version on, and return something picklable.
+
+    A change wakes every stream of the table at once, each in its own thread: the first
+    computes, and the others with the same key wait for its answer rather than each
+    computing it too."""
     cache = caches[CACHE]
     name = key(session, *parts)
     found = cache.get(name, _MISSING)
     if found is not _MISSING:
         return found  # type: ignore[return-value]
-    answer = compute()
-    cache.set(name, answer)
-    return answer
+    with _guard:
+        lock = _computing.setdefault(name, threading.Lock())
+    try:
+        with lock:
+            found = cache.get(name, _MISSING)
+            if found is not _MISSING:
+                return found  # type: ignore[return-value]
+            answer = compute()
+            cache.set(name, answer)
+            return answer
+    finally:
+        with _guard:
+            if _computing.get(name) is lock:
+                del _computing[name]
 
 
 def forget_all() -> None:

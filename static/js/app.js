@@ -108,6 +108,7 @@ document.addEventListener("click", function (event) {
   }
 
   function stop() {
+    pushed = null; // the next stream sends what differs from what the page shows
     if (source) {
       source.close();
       source = null;

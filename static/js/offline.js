@@ -655,6 +655,15 @@
         return response.json().catch(function () {
           return { code: "refused", detail: say("lost") };
         }).then(function (answer) {
+          if (answer.code === "csrf_failed") {
+            // The page's token is out of date: nothing was saved, and the write waits
+            // for the page to be loaded again (a fresh token), as the note asks.
+            note(answer.detail || say("lost"));
+            busy(false);
+            paint();
+            kick(wait());
+            return;
+          }
           entry.refused = { code: answer.code || "refused", detail: answer.detail || say("lost"), status: response.status };
           return store("queue", "readwrite", function (entries) {
             return entries.put(entry);

@@ -4,15 +4,19 @@ without asking."""
 
 from __future__ import annotations
 
+import contextlib
+import re
+import socket
 import threading
 import time
+from urllib.parse import quote
 
 import httpx
 import pytest
 from django.db import connection
 
 from tests.production.test_serve import gunicorn, on_postgres, production_env
-from tracker.services import deal_tap, share_link_create
+from tracker.services import deal_tap, share_link_create, share_link_revoke
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -155,3 +159,87 @@ def test_a_standings_page_is_sent_the_rows_a_tap_moved(make_session, actor, tmp_
         assert "after 0 deals" in phone.fragments[0]
         assert "after 1 deal" in phone.fragments[1]
         assert f'data-version="{session.version}"' in phone.fragments[1]
+
+
+HEADERS = {"X-Forwarded-Proto": "https"}
+
+
+def serve(tmp_path):
+    env = production_env(
+        DATABASE_URL=database_url_of_the_tests(), BEHIND_PROXY="true", WEB_CONCURRENCY="2"
+    )
+    return gunicorn(env, tmp_path)
+
+
+def test_an_unchanged_table_s_204_leaves_the_connection_clean(make_session, actor, tmp_path):
+    """The rows-unchanged 204 has no body: once it said "None", which uvicorn sent and a
+    kept-alive connection read as the start of the next answer (found by a reviewer)."""
+    session, _players = make_session()
+    viewer = share_link_create(session_id=session.pk, role="viewer", actor=actor)
+    with serve(tmp_path) as server:
+        page = httpx.get(
+            f"http://127.0.0.1:{server.port}/s/{viewer.token}/standings/", headers=HEADERS
+        ).text
+        seen = re.search(r'"seen": "([^"]*)"', page).group(1)
+        request = (
+            f"GET /s/{viewer.token}/standings/?seen={quote(seen)}&version=0 HTTP/1.1\r\n"
+            f"Host: 127.0.0.1:{server.port}\r\nHX-Request: true\r\n"
+            "X-Forwarded-Proto: https\r\n\r\n"
+        ).encode()
+        with socket.create_connection(("127.0.0.1", server.port), timeout=5) as sock:
+            sock.sendall(request)
+            received = b""
+            while b"\r\n\r\n" not in received:
+                received += sock.recv(65536)
+            time.sleep(0.5)
+            sock.settimeout(0.5)
+            with contextlib.suppress(TimeoutError):
+                received += sock.recv(65536)
+    head, _, after = received.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 204"), head
+    assert after == b"", (head, after)
+
+
+class Listener(threading.Thread):
+    """A tap screen's stream (no `show=standings`): the versions it hears."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(daemon=True)
+        self.url = url
+        self.versions: list[int] = []
+        self.opened = threading.Event()
+        self.ended = False
+
+    def run(self) -> None:
+        try:
+            with (
+                httpx.Client(timeout=6) as client,
+                client.stream("GET", self.url, headers=HEADERS) as stream,
+            ):
+                for line in stream.iter_lines():
+                    if line.startswith("data: "):
+                        self.versions.append(int(line.removeprefix("data: ")))
+                        self.opened.set()
+            self.ended = True
+        except httpx.HTTPError:
+            pass
+
+
+def test_a_revoked_link_s_stream_stops_hearing_at_the_next_change(make_session, actor, tmp_path):
+    """Every stream reads the link again at each change, the tap screen's too (without
+    `show=standings`): a revoked link hears nothing more (found by a reviewer)."""
+    session, players = make_session()
+    scorer = share_link_create(session_id=session.pk, role="scorer", actor=actor)
+    with serve(tmp_path) as server:
+        phone = Listener(f"http://127.0.0.1:{server.port}/s/{scorer.token}/live/")
+        phone.start()
+        assert phone.opened.wait(10), "no first event"
+        heard_before = list(phone.versions)
+
+        share_link_revoke(link_id=scorer.pk, actor=actor)
+        deal = session.deals.get()
+        deal_tap(deal_id=deal.pk, player_id=players["Alice"].pk, actor=actor)
+        deal_tap(deal_id=deal.pk, player_id=players["Ben"].pk, actor=actor)
+        phone.join(8)
+
+    assert phone.versions == heard_before, "a revoked link heard the session change"

@@ -58,3 +58,18 @@ def test_the_refusal_is_said_in_vietnamese(strict, table):
     )
 
     assert response.json()["detail"].startswith("Trang này mở quá lâu")
+
+
+def test_an_htmx_write_loads_the_page_again_which_says_why(strict, table):
+    """htmx swaps no 403 and a retry would send the same stale token: the tap screen is
+    loaded again (a fresh token) and says nothing was saved (found by a reviewer)."""
+    session, players = table
+
+    response = tap_without_token(strict, session, players["Alice"], HTTP_HX_REQUEST="true")
+
+    assert response.status_code == 403
+    assert response["HX-Refresh"] == "true"
+    assert not Tap.objects.exists()
+    again = strict.get(url(session))
+    assert "it has been loaded again: tap once more" in again.content.decode()
+    assert "tap once more" not in strict.get(url(session)).content.decode()  # said once

@@ -6,13 +6,19 @@ silent once the link is revoked (issue 15)."""
 from __future__ import annotations
 
 import re
+import threading
+import time
 
 import pytest
-from django.test import Client
+from django.test import Client, RequestFactory
 from django.urls import reverse
+from django_htmx.middleware import HtmxDetails
 
-from tests.views.helpers import open_deal, play_deals
+from tests.views.helpers import htmx, open_deal, play_deals
+from tracker.access import Role
 from tracker.services import deal_tap, share_link_create, share_link_revoke
+from tracker.views import standings as standings_views
+from tracker.views.doors import reach
 
 pytestmark = pytest.mark.django_db
 
@@ -154,3 +160,44 @@ def test_each_phone_is_sent_the_standings_in_its_own_language(watching):
     assert "after 2 deals" in said["en"][0][0]["data"]
     assert "sau 2 ván" in said["vi"][0][0]["data"]
     assert said["en"][1] == said["en"][0]  # the kept English one, not the Vietnamese
+
+
+def test_streams_woken_together_render_a_change_once(watching, monkeypatch):
+    """A change wakes every stream of the table at once, each in a thread of the pool:
+    one renders, the others wait for its answer (found by a reviewer)."""
+    link, url, _seen = watching
+    request = RequestFactory().get(url)
+    page = reach(request, session_id=None, token=link.token, need=Role.VIEWER)
+    renders = []
+
+    def render_slowly(request, page, shown):  # a real render takes tens of ms
+        renders.append(shown)
+        time.sleep(0.2)
+        return "1:00000000", b"<section></section>"
+
+    monkeypatch.setattr(standings_views, "_fragment", render_slowly)
+    streams = [
+        threading.Thread(target=standings_views.pushed, args=(request, page, "0:stale"))
+        for _ in range(4)
+    ]
+    for stream in streams:
+        stream.start()
+    for stream in streams:
+        stream.join()
+
+    assert len(renders) == 1, f"{len(renders)} renders of one change"
+
+
+def test_an_unchanged_table_answers_an_empty_204(watching):
+    """The test client empties a 204's body as a server would not: the view's own answer
+    must be empty (it once said b"None", which a kept-alive connection read as the start
+    of the next answer; found by a reviewer)."""
+    link, _url, seen = watching
+    url = reverse("link:standings", kwargs={"token": link.token})
+    query = {"seen": seen, "version": "0"}  # behind on the version, not on the rows
+
+    request = RequestFactory().get(url, query, **htmx())
+    request.htmx = HtmxDetails(request)
+    direct = standings_views.standings(request, token=link.token)
+
+    assert (direct.status_code, direct.content) == (204, b"")

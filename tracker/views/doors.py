@@ -16,6 +16,7 @@ from functools import wraps
 from typing import Any, TypeVar, cast
 from urllib.parse import urlencode
 
+from django.contrib import messages
 from django.contrib.auth.models import User
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
@@ -191,12 +192,27 @@ CSRF_FAILED = gettext_noop(
 )
 
 
+CSRF_RELOADED = gettext_noop(
+    "This page was out of date, so nothing was saved; it has been loaded again: tap once more."
+)
+
+
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     """Django's CSRF check refused a page write (`CSRF_FAILURE_VIEW`): said like every
     other refusal, with a sentence and the code `csrf_failed` (in JSON to the offline
     queue), where Django's own page gives neither. Nothing was written: the check runs
-    before the view."""
-    return refused(request, Forbidden(CSRF_FAILED, code="csrf_failed"))
+    before the view.
+
+    htmx swaps no 403, and a retry would send the same stale token: an htmx write is
+    answered by loading the page again (`HX-Refresh`, with a fresh token), which then
+    says why."""
+    refusal = Forbidden(CSRF_FAILED, code="csrf_failed")
+    if request.headers.get("HX-Request") == "true" and not wants_json(request):
+        messages.error(request, _(CSRF_RELOADED))
+        response = HttpResponse(status=403)
+        response["HX-Refresh"] = "true"
+        return response
+    return refused(request, refusal)
 
 
 def _said_when_to_retry(request: HttpRequest, response: HttpResponse) -> HttpResponse:

@@ -11,10 +11,12 @@ The standings page asks for more (`?show=standings&seen=<the rows it shows>`): t
 stream sends the standings fragment itself (`event: standings`, its rows' `seen` as the
 event's id) whenever the rows differ from those the page shows, at once and after each
 change, so a watching phone never asks. A change that moves no row (two taps out of
-three) sends nothing but the version. Each change reads the link or membership again, so
-a revoked link stops hearing, and the fragment is kept by version (`tracker.answers`):
-the streams a process holds for one table render it once between them. A reconnecting
-browser names the rows it last got (`Last-Event-ID`).
+three) sends nothing but the version. The fragment is kept by version
+(`tracker.answers`): the streams a process holds for one table render it once between
+them. A reconnecting browser names the rows it last got (`Last-Event-ID`).
+
+Every stream reads the link or the membership again at each change (one query), so a
+revoked link or a removed member hears no more.
 
 Served by an ASGI worker (`make serve`: gunicorn with uvicorn workers), a stream is a
 coroutine waiting on `tracker.live.Hub`: no thread, no database connection and no query
@@ -94,31 +96,35 @@ class _Follower:
         except Refusal:
             return None
         finally:
-            # An ASGI stream holds no connection while it waits (it may last minutes). A
-            # WSGI stream reads from its own thread's connection, which Django closes at
-            # the end; closing it here would break a test's transaction on PostgreSQL.
-            if isinstance(self.request, ASGIRequest) and not connection.in_atomic_block:
-                connection.close()
+            _let_go(self.request)
+
+
+def _let_go(request: HttpRequest) -> None:
+    """An ASGI stream holds no connection while it waits (it may last minutes). A WSGI
+    stream reads from its own thread's connection, which Django closes at the end;
+    closing it here would break a test's transaction on PostgreSQL."""
+    if isinstance(request, ASGIRequest) and not connection.in_atomic_block:
+        connection.close()
 
 
 def _opening(
     request: HttpRequest, session_id: int | None, token: str | None
 ) -> tuple[_Follower, str] | HttpResponse:
     """What this request may follow and its first events, or the refusal."""
-    if token is None and not request.user.is_authenticated:
-        return HttpResponse(status=403)
-    follower = _Follower(request, session_id, token, version=-1)
-    follower.push = request.GET.get("show") == "standings"
-    follower.seen = request.headers.get("Last-Event-ID") or request.GET.get("seen", "")
     try:
+        if token is None and not request.user.is_authenticated:
+            return HttpResponse(status=403)
         page = reach(request, session_id=session_id, token=token, need=Role.VIEWER)
+        follower = _Follower(request, session_id, token, version=-1)
+        follower.push = request.GET.get("show") == "standings"
+        follower.seen = request.headers.get("Last-Event-ID") or request.GET.get("seen", "")
+        first = follower.look(page)
+        assert first  # the version, at least
+        return follower, f"retry: {RETRY_MS}\n" + first
     except Refusal as refusal:
-        if isinstance(request, ASGIRequest) and not connection.in_atomic_block:
-            connection.close()
         return refused(request, refusal)
-    first = follower.look(page)
-    assert first  # the version, at least
-    return follower, f"retry: {RETRY_MS}\n" + first
+    finally:
+        _let_go(request)
 
 
 async def live(
@@ -126,15 +132,17 @@ async def live(
 ) -> HttpResponse:
     if request.method != "GET":
         return HttpResponseNotAllowed(["GET"])
-    opened = await sync_to_async(_opening)(request, session_id, token)
+    # Served by ASGI, in a thread of the loop's pool: the request's own thread would stay
+    # for the stream's minutes, one idle thread a watching phone. Served by WSGI, in the
+    # request's thread, whose connection it reads from.
+    served_async = isinstance(request, ASGIRequest)
+    opened = await sync_to_async(_opening, thread_sensitive=not served_async)(
+        request, session_id, token
+    )
     if isinstance(opened, HttpResponse):
         return opened
     follower, first = opened
-    stream = (
-        _stream(follower, first)
-        if isinstance(request, ASGIRequest)
-        else _stream_from_a_thread(follower, first)
-    )
+    stream = _stream(follower, first) if served_async else _stream_from_a_thread(follower, first)
     response = StreamingHttpResponse(stream, content_type="text/event-stream")
     response["Cache-Control"] = "no-store"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
@@ -153,18 +161,16 @@ async def _stream(follower: _Follower, first: str) -> AsyncIterator[str]:
             newer = await hub.wait(session, follower.version, min(HEARTBEAT, left))
             if newer is None:
                 yield ": still here\n\n"
-            elif follower.push:
-                # Read and render in a thread of the loop's pool, not a thread per stream.
-                said = await sync_to_async(follower.look, thread_sensitive=False)()
-                if said is None:
-                    return
-                if newer > follower.version:  # told of a version the read did not see yet
-                    follower.version = newer
-                    said += _event(newer)
-                yield said
-            else:
+                continue
+            # Access is read again at each change (a revoked link hears no more), and the
+            # standings rendered, in a thread of the loop's pool.
+            said = await sync_to_async(follower.look, thread_sensitive=False)()
+            if said is None:
+                return
+            if newer > follower.version:  # told of a version the read did not see yet
                 follower.version = newer
-                yield _event(newer)
+                said += _event(newer)
+            yield said
 
 
 class _ThreadStreams:

@@ -64,7 +64,9 @@ def standings(request: HttpRequest, page: SessionPage) -> HttpResponse:
     _seen, content = answers.kept(
         session, ("standings", request.get_full_path()), lambda: _fragment(request, page, shown)
     )
-    return HttpResponse(content, status=204 if content is None else 200)
+    if content is None:
+        return HttpResponse(status=204)
+    return HttpResponse(content)
 
 
 def pushed(request: HttpRequest, page: SessionPage, shown: str) -> tuple[str, bytes | None]:
