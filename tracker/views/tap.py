@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.contrib.messages import get_messages
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext
@@ -35,12 +36,16 @@ from tracker.views.screens.words import not_saved, reason, save_label
 def _screen(
     request: HttpRequest, page: SessionPage, *, message: str = "", status: int = 200
 ) -> HttpResponse:
-    """The tap screen as it stands now."""
-    screen = tap_screen(selectors.table(page.session), page, message=message)
+    """The tap screen as it stands now. A page loaded again after a refusal it could not
+    show (`doors.csrf_failure`) says it in the screen's own line, and is not kept for
+    offline use with it."""
+    said = "" if request.htmx else " ".join(str(line) for line in get_messages(request))
+    screen = tap_screen(selectors.table(page.session), page, message=message or said)
     context = page.context(screen=screen)
     if request.htmx:
         return render(request, "tap/_screen.html", context)
-    return kept_offline(render(request, "tap/page.html", context, status=status))
+    response = render(request, "tap/page.html", context, status=status)
+    return response if said else kept_offline(response)
 
 
 def _table_write(
