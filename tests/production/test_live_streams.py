@@ -177,8 +177,10 @@ def test_an_unchanged_table_s_204_leaves_the_connection_clean(make_session, acto
     session, _players = make_session()
     viewer = share_link_create(session_id=session.pk, role="viewer", actor=actor)
     with serve(tmp_path) as server:
+        # The fragment, not the page: pages need `collectstatic`'s manifest with DEBUG off.
         page = httpx.get(
-            f"http://127.0.0.1:{server.port}/s/{viewer.token}/standings/", headers=HEADERS
+            f"http://127.0.0.1:{server.port}/s/{viewer.token}/standings/",
+            headers={**HEADERS, "HX-Request": "true"},
         ).text
         seen = re.search(r'"seen": "([^"]*)"', page).group(1)
         request = (
