@@ -5,6 +5,8 @@ database is PostgreSQL, i.e. with DATABASE_URL=postgres://...; elsewhere they ar
 with a reason, not silently passed.
 """
 
+import time
+
 import pytest
 
 
@@ -71,6 +73,21 @@ def no_throttling(settings):
         **settings.REST_FRAMEWORK,
         "DEFAULT_THROTTLE_RATES": {"auth": None, "writes": None},
     }
+
+
+@pytest.fixture
+def one_rate_window(monkeypatch):
+    """Every write of the test counted in one window of the `writes` rate. The windows
+    are fixed (tracker.gate.counted_write), so a test's few writes that straddled the edge
+    of a minute started counting again and were not refused (CI met it)."""
+    from tracker import gate
+
+    counting, held = gate.counted_write, time.time()
+
+    def in_one_window(scope: str, *, period: int, now: float | None = None):
+        return counting(scope, period=period, now=held)
+
+    monkeypatch.setattr(gate, "counted_write", in_one_window)
 
 
 @pytest.fixture(autouse=True)

@@ -14,7 +14,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def two_writes_a_minute(settings, no_throttling):
+def two_writes_a_minute(settings, no_throttling, one_rate_window):
     settings.REST_FRAMEWORK = {
         **settings.REST_FRAMEWORK,
         "DEFAULT_THROTTLE_RATES": {"auth": None, "writes": "2/min"},

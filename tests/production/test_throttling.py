@@ -27,7 +27,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def throttles_on(settings):
+def throttles_on(settings, one_rate_window):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.REST_FRAMEWORK = {
         **settings.REST_FRAMEWORK,

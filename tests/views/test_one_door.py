@@ -143,7 +143,7 @@ def live_taps() -> int:
 
 
 @pytest.fixture
-def three_writes_a_minute(no_throttling, settings):
+def three_writes_a_minute(no_throttling, settings, one_rate_window):
     """The `writes` rate at 3 a minute (after conftest's `no_throttling` turned it off),
     with empty counters before and after."""
     settings.REST_FRAMEWORK = {
