@@ -33,6 +33,27 @@ def database_url_of_the_tests() -> str:
     )
 
 
+def serve(tmp_path, **env: str):
+    """`make serve` on two workers, on the tests' database."""
+    return gunicorn(
+        production_env(
+            DATABASE_URL=database_url_of_the_tests(),
+            BEHIND_PROXY="true",
+            WEB_CONCURRENCY="2",
+            **env,
+        ),
+        tmp_path,
+    )
+
+
+def listening(phones: list) -> None:
+    """Start every phone and wait until each heard its first event."""
+    for phone in phones:
+        phone.start()
+    for phone in phones:
+        assert phone.opened.wait(10), "no first event"
+
+
 class Watcher(threading.Thread):
     """A phone with the standings open: reads the stream's events as they come."""
 
@@ -60,19 +81,10 @@ class Watcher(threading.Thread):
 def test_every_tap_reaches_every_watching_phone(make_session, actor, tmp_path):
     session, players = make_session()
     viewer = share_link_create(session_id=session.pk, role="viewer", actor=actor)
-    env = production_env(
-        DATABASE_URL=database_url_of_the_tests(),
-        DB_POOL="true",
-        BEHIND_PROXY="true",
-        WEB_CONCURRENCY="2",
-    )
-    with gunicorn(env, tmp_path) as server:
+    with serve(tmp_path, DB_POOL="true") as server:
         url = f"http://127.0.0.1:{server.port}/s/{viewer.token}/live/"
         phones = [Watcher(url) for _ in range(6)]  # over both workers, most likely
-        for phone in phones:
-            phone.start()
-        for phone in phones:
-            assert phone.opened.wait(10), "no first event"
+        listening(phones)
         session.refresh_from_db()
         assert {phone.events[0][1] for phone in phones} == {session.version}
 
@@ -129,20 +141,11 @@ class StandingsWatcher(threading.Thread):
 def test_a_standings_page_is_sent_the_rows_a_tap_moved(make_session, actor, tmp_path):
     session, players = make_session()
     viewer = share_link_create(session_id=session.pk, role="viewer", actor=actor)
-    env = production_env(
-        DATABASE_URL=database_url_of_the_tests(),
-        DB_POOL="true",
-        BEHIND_PROXY="true",
-        WEB_CONCURRENCY="2",
-    )
-    with gunicorn(env, tmp_path) as server:
+    with serve(tmp_path, DB_POOL="true") as server:
         # A page that shows no rows yet: sent the standings at once, then on each change.
         url = f"http://127.0.0.1:{server.port}/s/{viewer.token}/live/?show=standings&seen="
         phones = [StandingsWatcher(url, versions=4) for _ in range(4)]
-        for phone in phones:
-            phone.start()
-        for phone in phones:
-            assert phone.opened.wait(10), "no first event"
+        listening(phones)
 
         deal = session.deals.get()
         for name in ("Alice", "Ben", "Cara"):  # the third tap files the deal
@@ -162,13 +165,6 @@ def test_a_standings_page_is_sent_the_rows_a_tap_moved(make_session, actor, tmp_
 
 
 HEADERS = {"X-Forwarded-Proto": "https"}
-
-
-def serve(tmp_path):
-    env = production_env(
-        DATABASE_URL=database_url_of_the_tests(), BEHIND_PROXY="true", WEB_CONCURRENCY="2"
-    )
-    return gunicorn(env, tmp_path)
 
 
 def test_an_unchanged_table_s_204_leaves_the_connection_clean(make_session, actor, tmp_path):
