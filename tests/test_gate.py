@@ -7,7 +7,7 @@ from django.test import RequestFactory
 from tracker import gate
 from tracker.access import Actor
 from tracker.errors import Invalid, KeyReused, TooManyWrites
-from tracker.models import IdempotencyKey
+from tracker.models import IdempotencyKey, WriteCount
 from tracker.views.doors import fingerprint
 
 pytestmark = pytest.mark.django_db
@@ -44,20 +44,63 @@ def once(actor, key, fingerprint_text, work):
     )
 
 
+def stored(calls):
+    """A write that stores a row each time it runs (the rows tell what was applied)."""
+
+    def work():
+        calls.append(1)
+        WriteCount.objects.create(scope=f"test {len(calls)}", period_start=0, count=1)
+        return len(calls)
+
+    return work
+
+
 def test_a_key_is_applied_once_and_its_answer_replayed(actor):
     calls = []
 
-    first = once(actor, "k-1", "tap alice", counted(calls))
-    again = once(actor, "k-1", "tap alice", counted(calls))
+    first = once(actor, "k-1", "tap alice", stored(calls))
+    again = once(actor, "k-1", "tap alice", stored(calls))
 
-    assert (first, again, calls) == (1, gate.Replay(gate.Answer(200, "1")), [1])
+    assert (first, again) == (1, gate.Replay(gate.Answer(200, "1")))
+    # The key is not looked up before the write: the second attempt ran, found the key
+    # taken when it stored its own, and was rolled back.
+    assert list(WriteCount.objects.filter(scope__startswith="test ").values_list("scope")) == [
+        ("test 1",)
+    ]
+
+
+def test_a_replayed_key_whose_write_is_refused_now_replays(actor):
+    """The first answer stands even when the write would be refused today (the player
+    it tapped is out)."""
+    once(actor, "k-1", "tap alice", counted([]))
+
+    def refuse():
+        raise Invalid("Alice is already out.")
+
+    assert once(actor, "k-1", "tap alice", refuse) == gate.Replay(gate.Answer(200, "1"))
+
+
+def test_a_replayed_key_whose_write_is_not_a_success_now_replays(actor):
+    once(actor, "k-1", "tap alice", stored([]))
+
+    replay = gate.write_once(
+        actor=actor,
+        key="k-1",
+        fingerprint="tap alice",
+        work=stored([1]),
+        answer=lambda _result: None,  # not a success this time
+    )
+
+    assert replay == gate.Replay(gate.Answer(200, "1"))
+    assert not WriteCount.objects.filter(scope="test 2").exists()  # rolled back
 
 
 def test_the_same_key_with_another_request_is_refused(actor):
     once(actor, "k-1", "tap alice", counted([]))
 
     with pytest.raises(KeyReused):
-        once(actor, "k-1", "tap ben", counted([]))
+        once(actor, "k-1", "tap ben", stored([]))
+    assert not WriteCount.objects.filter(scope__startswith="test ").exists()
 
 
 def test_keys_are_the_callers_own(actor, django_user_model):

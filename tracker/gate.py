@@ -12,7 +12,8 @@
 
    - A key already stored with the same request (method, path, body) is answered by
      replaying its stored answer (`Replay`); with another request it is refused
-     (`KeyReused`, 422).
+     (`KeyReused`, 422). The key is looked up only after the write, when storing it
+     clashes or the write is refused (or not a success): that attempt is rolled back.
    - A duplicate sent at the same moment as the first waits for it (on the session's
      row lock every deal write takes, or on the key's unique index) and then finds the
      key: its own attempt is rolled back and the first answer replayed.
@@ -172,14 +173,19 @@ def write_once(
     if key is None:
         return work()
     check_key(key)
-    stored = _stored(actor.scope, key, fingerprint)
-    if stored is not None:
-        return stored
+    # The key is not looked up first: a write applied once is the rare case, so the work
+    # runs and its key is stored with it. A key stored before makes that insert clash,
+    # or the work a refusal, or its answer not a success; each rolls this attempt back
+    # and the first answer is replayed. One statement less for every write.
     try:
         with transaction.atomic():
             result = work()
             kept = answer(result)
-            if kept is not None:
+            if kept is None:
+                stored = _stored(actor.scope, key, fingerprint)
+                if stored is not None:
+                    raise _Applied(stored)
+            else:
                 IdempotencyKey.objects.create(
                     scope=actor.scope,
                     key=key,
@@ -187,15 +193,25 @@ def write_once(
                     status_code=kept.status,
                     response_body=kept.body,
                 )
+    except _Applied as applied:
+        return applied.replay
     except (Refusal, IntegrityError):
-        # The same request sent twice at once: the other one committed first (its key
-        # clashed with ours, or its effect made ours a refusal). Everything this attempt
-        # did is rolled back; the first answer stands.
+        # Applied before, or the same request sent twice at once and the other one
+        # committed first (its key clashed with ours, or its effect made ours a refusal).
+        # Everything this attempt did is rolled back; the first answer stands.
         stored = _stored(actor.scope, key, fingerprint)
         if stored is not None:
             return stored
         raise
     return result
+
+
+class _Applied(Exception):
+    """Rolls back a write whose key was applied before; carries the first answer."""
+
+    def __init__(self, replay: Replay) -> None:
+        super().__init__()
+        self.replay = replay
 
 
 def _stored(scope: str, key: str, fingerprint: str) -> Replay | None:
