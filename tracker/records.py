@@ -9,12 +9,13 @@ the ledger and payments add up to is `tracker.money`.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, cast
 
-from django.db.models import Exists, OuterRef, prefetch_related_objects
+from django.db import connection
+from django.db.models import prefetch_related_objects
 
 import scoring
 import scoring.payments
@@ -33,17 +34,79 @@ Row = Tap | DealEvent
 
 
 def live_records(deal: Deal) -> list[Row]:
-    """The deal's taps and events that stand, in the order they were recorded: two
-    queries, and a third only when a tap marks players "not yet played"."""
-    taps = list(
-        deal.taps.filter(undone_at__isnull=True).annotate(
-            marks=Exists(Tap.not_played.through.objects.filter(tap_id=OuterRef("pk")))
+    """The deal's taps and events that stand, in the order they were recorded: one query,
+    and a second only when a tap marks players "not yet played".
+
+    The records taken back are read too, for their numbers only: `deal.last_seq` becomes
+    the highest number the deal has given (see `Deal.last_seq`)."""
+    rows, marked = _all_records(deal.pk)
+    for row in rows:
+        row.deal = deal  # as `deal.taps` would set it
+    if rows:
+        deal.last_seq = max(deal.last_seq, rows[-1].seq)
+    live = [row for row in rows if row.undone_at is None]
+    taps = [row for row in live if isinstance(row, Tap)]
+    unmarked(tap for tap in taps if tap.pk not in marked)
+    prefetch_related_objects([tap for tap in taps if tap.pk in marked], "not_played")
+    return live
+
+
+def _all_records(deal_id: int) -> tuple[list[Row], set[int]]:
+    """Every tap and event of the deal, taken back or not, in order, and the taps that
+    mark anyone "not yet played".
+
+    One statement, `UNION ALL` of the two tables, each row turned into its model as the
+    ORM would (the same converters): the ORM's own `union()` needs both sides to select
+    the same columns in the same order, which two models with different fields only do
+    with a hand-kept list of placeholders. SQL the same on PostgreSQL and SQLite."""
+    quote = connection.ops.quote_name
+    models: tuple[type[Row], ...] = (Tap, DealEvent)
+    columns = list(dict.fromkeys(f.column for m in models for f in m._meta.concrete_fields))
+    through = quote(Tap.not_played.through._meta.db_table)
+    marking = f"{through}.{quote(Tap.not_played.field.m2m_column_name())}"
+    selects = []
+    for kind, model in enumerate(models):
+        table = quote(model._meta.db_table)
+        own = {f.column for f in model._meta.concrete_fields}
+        selected = [f"{table}.{quote(c)}" if c in own else "NULL" for c in columns]
+        marks = (
+            f"EXISTS (SELECT 1 FROM {through} WHERE {marking} = {table}.{quote('id')})"
+            if model is Tap
+            else "NULL"
         )
-    )
-    unmarked(tap for tap in taps if not tap.marks)
-    prefetch_related_objects([tap for tap in taps if tap.marks], "not_played")
-    events = list(deal.dealevents.filter(undone_at__isnull=True))
-    return sorted([*taps, *events], key=lambda row: row.seq)
+        selects.append(
+            f"SELECT {kind}, {marks}, {', '.join(selected)} FROM {table} "
+            f"WHERE {table}.{quote('deal_id')} = %s"
+        )
+    seq = 3 + columns.index(Tap._meta.get_field("seq").column)  # after kind and marks
+    with connection.cursor() as cursor:
+        cursor.execute(f"{' UNION ALL '.join(selects)} ORDER BY {seq}", [deal_id] * len(models))
+        found = cursor.fetchall()
+    loads = [_loader(model, columns) for model in models]
+    rows = [loads[kind](values) for kind, _marks, *values in found]
+    marked = {row.pk for row, (_kind, marks, *_values) in zip(rows, found, strict=True) if marks}
+    return rows, marked
+
+
+def _loader(model: type[Row], columns: list[str]) -> Callable[[Sequence[Any]], Row]:
+    """Turns a row of `columns` into an instance of `model`, its values converted as the
+    ORM converts them (SQLite's text dates and 0/1 booleans, for one)."""
+    fields = model._meta.concrete_fields
+    at = [columns.index(field.column) for field in fields]
+    names = [field.attname for field in fields]
+    cols = [field.get_col(model._meta.db_table) for field in fields]
+    converters = [col.get_db_converters(connection) for col in cols]
+
+    def load(values: Sequence[Any]) -> Row:
+        loaded = []
+        for position, col, converting in zip(at, cols, converters, strict=True):
+            value = values[position]
+            for convert in converting:
+                value = convert(value, col, connection)
+            loaded.append(value)
+        return model.from_db(connection.alias, names, loaded)
+
+    return load
 
 
 def unmarked(taps: Iterable[Tap]) -> None:

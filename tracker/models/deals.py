@@ -39,6 +39,9 @@ class Deal(models.Model):
     # Trading reminders owed from the last deal, shown when this one opens.
     trading = models.JSONField(default=list, blank=True)
     # Taps and events share one running number per deal: their order is the deal's story.
+    # The last number given, as of the deal row's last save: a tap that changes nothing
+    # else of the deal does not save it, so its records may hold higher numbers.
+    # `tracker.records.live_records` reads both and brings it up to date in memory.
     last_seq = models.PositiveIntegerField(default=0)
     opened_at = models.DateTimeField(default=timezone.now)
     closed_at = models.DateTimeField(null=True, blank=True)

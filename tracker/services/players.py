@@ -161,7 +161,7 @@ def _seat_table(session: Session, deal: Deal, players: Sequence[int | str], acto
     """Seat `players` at the session and its open deal `deal`, while nothing is recorded on
     it; its opening (dealer, leader, trading reminders) is worked out again for the table
     as it now sits. The caller holds the session's lock."""
-    if deal.last_seq and live_records(deal):
+    if live_records(deal):
         raise Conflict(BETWEEN_DEALS, code="deal_started")
     seated = resolve_players(session.circle, players)
     previous = list(deal.deal_players.order_by("seat").values_list("player_id", flat=True))

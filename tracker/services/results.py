@@ -92,7 +92,8 @@ def save_records(
     deal: Deal, records: Iterable[scoring.Record], result: scoring.DealResult, actor: Actor
 ) -> list[Row]:
     """Store new taps and events, each naming who recorded it; a tap's place is the one
-    scoring gave it. The caller holds the deal's lock and saves `deal.last_seq`."""
+    scoring gave it. The caller holds the session's lock and read the deal's records
+    (`live_records`, which brings `deal.last_seq` up to the last number given)."""
     saved: list[Row] = []
     for record in records:
         deal.last_seq += 1
@@ -160,6 +161,7 @@ def store_result(
         ),
     )
 
+    stood = (deal.status, deal.winner_id, deal.loser_id, deal.closed_at)
     deal.status = result.status.value
     deal.winner_id = result.winner
     deal.loser_id = result.loser
@@ -167,7 +169,10 @@ def store_result(
         deal.closed_at = timezone.now()
     if not result.closed:
         deal.closed_at = None
-    deal.save(update_fields=["status", "winner", "loser", "closed_at", "last_seq"])
+    if (deal.status, deal.winner_id, deal.loser_id, deal.closed_at) != stood:
+        # Most taps change none of these (only the first out and the filing one do):
+        # the deal row is left as it is then, `last_seq` with it (see `Deal.last_seq`).
+        deal.save(update_fields=["status", "winner", "loser", "closed_at", "last_seq"])
 
     if result.closed:
         LedgerLine.objects.bulk_create(
