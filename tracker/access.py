@@ -263,26 +263,51 @@ def access_session(
     return session
 
 
-def access_deal(
+@dataclass(frozen=True)
+class DealInReach:
+    """A deal the caller asked for, not read yet: `deals` finds it only if the caller
+    reaches it, and `missing` is the refusal when it finds nothing. A write on the deal
+    hands it to the service, which reads it in the statement that takes the session's
+    lock (`tracker.services.locks.session_of_deal_changed`): one query for both."""
+
+    id: int
+    deals: QuerySet[Deal]
+    missing: NotFound
+
+    @classmethod
+    def by_id(cls, deal_id: int) -> DealInReach:
+        """A deal found by its id alone: the caller checked the reach itself."""
+        return cls(deal_id, Deal.objects.filter(pk=deal_id), NotFound(NO_DEAL, id=deal_id))
+
+
+def deal_in_reach(
     actor: Actor, deal_id: int, *, need: Role = Role.VIEWER, session: Session | None = None
-) -> Deal:
-    """The deal, with its session, if the caller reaches it; with `session`, only a deal
-    of that session (a page opened for one session writes to that session only)."""
+) -> DealInReach:
+    """The deal, as a query, if the caller may do what `need` says; with `session`, only a
+    deal of that session (a page opened for one session writes to that session only)."""
     require(actor, need)
-    deals = Deal.objects.select_related("session").filter(pk=deal_id)
+    deals = Deal.objects.filter(pk=deal_id)
     if session is not None:
-        deal = _one(deals.filter(session=session))
-        if deal is None:
-            raise NotFound(NO_DEAL_HERE, id=deal_id)
-        deal.session = session
-        return deal
+        return DealInReach(
+            deal_id, deals.filter(session=session), NotFound(NO_DEAL_HERE, id=deal_id)
+        )
     if actor.link is not None:
         deals = deals.filter(session_id=actor.link.session_id)
     else:
         deals = deals.filter(session__circle__members=actor.user)
-    deal = _one(deals)
+    return DealInReach(deal_id, deals, NotFound(NO_DEAL, id=deal_id))
+
+
+def access_deal(
+    actor: Actor, deal_id: int, *, need: Role = Role.VIEWER, session: Session | None = None
+) -> Deal:
+    """The deal, with its session, if the caller reaches it (see `deal_in_reach`)."""
+    reach = deal_in_reach(actor, deal_id, need=need, session=session)
+    deal = _one(reach.deals.select_related("session"))
     if deal is None:
-        raise NotFound(NO_DEAL, id=deal_id)
+        raise reach.missing
+    if session is not None:
+        deal.session = session
     return deal
 
 

@@ -12,7 +12,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tracker import selectors, services
-from tracker.access import Role, access_deal, access_deal_numbered, access_session
+from tracker.access import (
+    DealInReach,
+    Role,
+    access_deal,
+    access_deal_numbered,
+    access_session,
+    deal_in_reach,
+)
 from tracker.api import serializers as io
 from tracker.api.base import ApiView, gated
 from tracker.api.events import EventListSchema, EventSchema, event_data, parse_event
@@ -44,6 +51,13 @@ class DealWriteView(ApiView):
         session = access_session(self.actor, pk, need=Role.SCORER)
         return access_deal_numbered(self.actor, session, number, need=Role.SCORER, ahead=True)
 
+    def reach(self, pk: int, number: int | None) -> DealInReach:
+        """The deal to write on: found by id in the statement that locks it
+        (`DealInReach`), by number as `deal` finds it."""
+        if number is None:
+            return deal_in_reach(self.actor, pk, need=Role.SCORER)
+        return DealInReach.by_id(self.deal(pk, number).pk)
+
 
 class DealTapsView(DealWriteView):
     need = {"POST": Role.SCORER}
@@ -51,14 +65,15 @@ class DealTapsView(DealWriteView):
     @writes(io.TapInput, 201, io.DealOut, summary="A player went out")
     @gated
     def post(self, request: Request, pk: int, number: int | None = None) -> Response:
-        deal = self.deal(pk, number)
+        deal = self.reach(pk, number)
         tap = self.valid(io.TapInput).validated_data
         state = services.deal_tap(
-            deal_id=deal.pk,
+            deal_id=deal.id,
             player_id=tap["player"],
             not_played=tap["not_played"],
             loser=tap["loser"],
             actor=self.actor,
+            reach=deal,
         )
         return deal_out(state, status.HTTP_201_CREATED)
 
@@ -69,8 +84,8 @@ class DealUndoView(DealWriteView):
     @writes(None, 200, io.DealOut, summary="Take back the last tap or event")
     @gated
     def post(self, request: Request, pk: int, number: int | None = None) -> Response:
-        deal = self.deal(pk, number)
-        return deal_out(services.deal_undo(deal_id=deal.pk, actor=self.actor))
+        deal = self.reach(pk, number)
+        return deal_out(services.deal_undo(deal_id=deal.id, actor=self.actor, reach=deal))
 
 
 class DealEndView(ApiView):
@@ -89,9 +104,11 @@ class DealEventRecordView(DealWriteView):
     @writes(EventSchema, 201, io.DealOut, summary="Record an event")
     @gated
     def post(self, request: Request, pk: int, number: int | None = None) -> Response:
-        deal = self.deal(pk, number)
+        deal = self.reach(pk, number)
         event = parse_event(request.data)
-        state = services.deal_event_record(deal_id=deal.pk, event=event, actor=self.actor)
+        state = services.deal_event_record(
+            deal_id=deal.id, event=event, actor=self.actor, reach=deal
+        )
         return deal_out(state, status.HTTP_201_CREATED)
 
 

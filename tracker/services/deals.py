@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 import scoring
-from tracker.access import Actor
+from tracker.access import Actor, DealInReach
 from tracker.errors import Conflict, Invalid, NotFound, refused_by_rules
 from tracker.models import Deal, DealEvent, DealPlayer, Tap
 from tracker.records import (
@@ -28,7 +28,6 @@ from tracker.records import (
 )
 from tracker.services.corrections import deal_correct
 from tracker.services.locks import (
-    NO_DEAL,
     lock_session_of_deal,
     locked_deal,
     session_of_deal_changed,
@@ -41,15 +40,22 @@ RACE = gettext_noop("Someone else just recorded on this deal; look again and ret
 NOTHING_TO_UNDO = gettext_noop("Nothing to undo on this deal.")
 
 
-def _locked_for_recording(deal_id: int) -> tuple[Deal, list[DealPlayer]]:
+def _locked_for_recording(deal: DealInReach) -> tuple[Deal, list[DealPlayer]]:
     """Move the deal's session's version on (which locks the session row, as every write
-    to its deals does first), then read the deal, its session and its players as they now
-    stand: two queries."""
-    session_of_deal_changed(deal_id)
+    to its deals does first, and finds the deal in the caller's reach), then read the
+    deal, its session and its players as they now stand: two queries."""
+    session_of_deal_changed(deal)
     try:
-        return deal_and_players(deal_id)
+        return deal_and_players(deal.id)
     except LookupError:
-        raise NotFound(NO_DEAL, id=deal_id) from None
+        raise deal.missing from None
+
+
+def _reached(deal_id: int, reach: DealInReach | None) -> DealInReach:
+    if reach is None:
+        return DealInReach.by_id(deal_id)
+    assert reach.id == deal_id, (reach.id, deal_id)
+    return reach
 
 
 def _record(
@@ -94,23 +100,28 @@ def deal_tap(
     not_played: Sequence[int] = (),
     loser: bool = False,
     actor: Actor,
+    reach: DealInReach | None = None,
 ) -> DealState:
-    """A player went out (or, with `loser`, is the one left holding cards)."""
+    """A player went out (or, with `loser`, is the one left holding cards). With `reach`,
+    the deal is found in the caller's reach (the door's), in the query that locks it."""
     # Sorted as a stored tap replays them, so the answer and every later read agree.
     record = scoring.Tap(player=player_id, not_played=tuple(sorted(not_played)), loser=loser)
-    deal, deal_players = _locked_for_recording(deal_id)
+    deal, deal_players = _locked_for_recording(_reached(deal_id, reach))
     return _record(deal, deal_players, record, actor)
 
 
 @transaction.atomic
-def deal_event_record(*, deal_id: int, event: scoring.Record, actor: Actor) -> DealState:
-    """Record something that costs money: a 2 beaten, a hand, a Guaransheed...
+def deal_event_record(
+    *, deal_id: int, event: scoring.Record, actor: Actor, reach: DealInReach | None = None
+) -> DealState:
+    """Record something that costs money: a 2 beaten, a hand, a Guaransheed... (`reach` as
+    for `deal_tap`).
 
     A hand sent for a deal already filed is a correction that adds it (SPEC 4).
     """
     if isinstance(event, scoring.Tap):
         raise Invalid(gettext_noop("Taps are recorded with deal_tap."))
-    deal, deal_players = _locked_for_recording(deal_id)
+    deal, deal_players = _locked_for_recording(_reached(deal_id, reach))
     if deal.status == Deal.Status.FILED and isinstance(event, scoring.Hand):
         return deal_correct(
             deal_id=deal_id, add_events=[event], reason="Hand recorded after filing", actor=actor
@@ -124,14 +135,17 @@ REOPEN_FIRST = gettext_noop(
 
 
 @transaction.atomic
-def deal_undo(*, deal_id: int, actor: Actor, reopen: bool = True) -> DealState:
-    """Take back the last tap or event (SPEC 3.4), keeping it as history.
+def deal_undo(
+    *, deal_id: int, actor: Actor, reopen: bool = True, reach: DealInReach | None = None
+) -> DealState:
+    """Take back the last tap or event (SPEC 3.4), keeping it as history (`reach` as for
+    `deal_tap`).
 
     Undoing the record that filed a deal re-opens it and removes the empty next deal;
     undo sent to that empty next deal reaches back the same way — unless `reopen` is
     False (a page that has not asked yet), which refuses it.
     """
-    session = lock_session_of_deal(deal_id)
+    session = lock_session_of_deal(_reached(deal_id, reach))
     deal = locked_deal(deal_id)
     if deal.status == Deal.Status.ENDED:
         raise Conflict(

@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.db.models import F, Q, Subquery
 from django.utils.translation import gettext_noop
 
+from tracker.access import DealInReach
 from tracker.errors import Conflict, NotFound
 from tracker.models import Deal, DealPlayer, Payment, Seat, Session
 
@@ -37,12 +38,15 @@ def locked_session(session_id: int) -> Session:
     return session
 
 
-def session_of_deal_changed(deal_id: int) -> None:
+def session_of_deal_changed(deal: DealInReach) -> None:
     """Move the version of the deal's session on, taking the session row's lock before the
-    deal's (the order undo, End match and corrections take them in): one query."""
-    Session.objects.filter(
-        pk=Subquery(Deal.objects.filter(pk=deal_id).values("session_id"))
-    ).update(version=F("version") + 1)
+    deal's (the order undo, End match and corrections take them in): one query, which
+    also finds the deal in the caller's reach, or refuses it (`deal.missing`)."""
+    moved = Session.objects.filter(pk__in=Subquery(deal.deals.values("session_id"))).update(
+        version=F("version") + 1
+    )
+    if not moved:
+        raise deal.missing
 
 
 def sessions_of_player_changed(player_id: int) -> None:
@@ -75,11 +79,13 @@ def locked_deal(deal_id: int) -> Deal:
     return deal
 
 
-def lock_session_of_deal(deal_id: int) -> Session:
-    """Lock the session of a deal first, as undo, End match and corrections do."""
-    session_id = Deal.objects.filter(pk=deal_id).values_list("session_id", flat=True).first()
+def lock_session_of_deal(deal: int | DealInReach) -> Session:
+    """Lock the session of a deal first, as undo, End match and corrections do; a deal
+    given in the caller's reach is found there, in the same query."""
+    reach = deal if isinstance(deal, DealInReach) else DealInReach.by_id(deal)
+    session_id = reach.deals.values_list("session_id", flat=True).first()
     if session_id is None:
-        raise NotFound(NO_DEAL, id=deal_id)
+        raise reach.missing
     return locked_session(session_id)
 
 

@@ -17,7 +17,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from tracker import selectors, services
-from tracker.access import Role, access_deal, access_deal_numbered
+from tracker.access import DealInReach, Role, access_deal, access_deal_numbered, deal_in_reach
 from tracker.errors import Refusal
 from tracker.views import table_forms
 from tracker.views.doors import (
@@ -52,7 +52,7 @@ def _table_write(
     request: HttpRequest,
     page: SessionPage,
     form: table_forms.TableForm,
-    service: Callable[[int], object],
+    service: Callable[[DealInReach], object],
     number: int | None = None,
 ) -> HttpResponse:
     """One write from the tap screen, through the gate; then the screen.
@@ -71,12 +71,15 @@ def _table_write(
 
     def work() -> object:
         if number is not None:
-            deal = access_deal_numbered(
-                page.actor, page.session, number, need=Role.SCORER, ahead=True
+            deal = DealInReach.by_id(
+                access_deal_numbered(
+                    page.actor, page.session, number, need=Role.SCORER, ahead=True
+                ).pk
             )
         else:
-            deal = access_deal(page.actor, data["deal"], need=Role.SCORER, session=page.session)
-        return service(deal.pk)
+            # Found in the statement that locks it, by the service.
+            deal = deal_in_reach(page.actor, data["deal"], need=Role.SCORER, session=page.session)
+        return service(deal)
 
     screen = _answered if wants_json(request) else _screen
     return write_and_show(request, page, data["key"], work, screen=screen, then="tap")
@@ -115,7 +118,8 @@ def tap(request: HttpRequest, page: SessionPage, number: int | None = None) -> H
         page,
         form,
         lambda deal: services.deal_tap(
-            deal_id=deal,
+            deal_id=deal.id,
+            reach=deal,
             player_id=form.cleaned_data["tapped"],
             not_played=form.cleaned_data["not_played"],
             loser=form.cleaned_data["loser"] is not None,
@@ -133,7 +137,7 @@ def undo(request: HttpRequest, page: SessionPage, number: int | None = None) -> 
         page,
         form,
         lambda deal: services.deal_undo(
-            deal_id=deal, actor=page.actor, reopen=form.cleaned_data["reopen"]
+            deal_id=deal.id, actor=page.actor, reopen=form.cleaned_data["reopen"], reach=deal
         ),
         number,
     )
@@ -153,7 +157,8 @@ def event(request: HttpRequest, page: SessionPage, number: int | None = None) ->
         page,
         form,
         lambda deal: services.deal_event_record(
-            deal_id=deal,
+            deal_id=deal.id,
+            reach=deal,
             event=form.record(),  # type: ignore[attr-defined]
             actor=page.actor,
         ),
