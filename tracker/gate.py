@@ -37,14 +37,14 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import TypeVar
 
-from django.db import IntegrityError, connection, transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
 
 from tracker.access import Actor
-from tracker.errors import Invalid, KeyReused, Refusal, TooManyWrites
+from tracker.errors import Invalid, KeyReused, TooManyWrites
 from tracker.models import IdempotencyKey, WriteCount
 
 KEEP_FOR = timedelta(hours=24)
@@ -195,10 +195,12 @@ def write_once(
                 )
     except _Applied as applied:
         return applied.replay
-    except (Refusal, IntegrityError):
+    except Exception:
         # Applied before, or the same request sent twice at once and the other one
-        # committed first (its key clashed with ours, or its effect made ours a refusal).
-        # Everything this attempt did is rolled back; the first answer stands.
+        # committed first (its key clashed with ours, or its effect made ours a refusal);
+        # or the key sent again with another request, which may be refused in any way
+        # (a body that is not valid): 422 all the same. Everything this attempt did is
+        # rolled back; the first answer stands.
         stored = _stored(actor.scope, key, fingerprint)
         if stored is not None:
             return stored

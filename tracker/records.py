@@ -90,12 +90,16 @@ def _all_records(deal_id: int) -> tuple[list[Row], set[int]]:
 
 def _loader(model: type[Row], columns: list[str]) -> Callable[[Sequence[Any]], Row]:
     """Turns a row of `columns` into an instance of `model`, its values converted as the
-    ORM converts them (SQLite's text dates and 0/1 booleans, for one)."""
+    ORM converts them."""
     fields = model._meta.concrete_fields
     at = [columns.index(field.column) for field in fields]
     names = [field.attname for field in fields]
     cols = [field.get_col(model._meta.db_table) for field in fields]
-    converters = [col.get_db_converters(connection) for col in cols]
+    # The backend's converters and the field's, as Django's compiler takes them: on SQLite
+    # the backend's make dates aware and a column NULL in the UNION's first half a bool.
+    converters = [
+        connection.ops.get_db_converters(col) + col.get_db_converters(connection) for col in cols
+    ]
 
     def load(values: Sequence[Any]) -> Row:
         loaded = []
@@ -118,11 +122,11 @@ def unmarked(taps: Iterable[Tap]) -> None:
 
 
 def deal_and_players(deal_id: int) -> tuple[Deal, list[DealPlayer]]:
-    """The deal with its session, and its players in seat order with their names: one
-    query. NotFound-free: an unknown deal gives `LookupError`."""
+    """The deal with its session, dealer and leader, and its players in seat order with
+    their names: one query. NotFound-free: an unknown deal gives `LookupError`."""
     seated = list(
         DealPlayer.objects.filter(deal_id=deal_id)
-        .select_related("deal__session", "player")
+        .select_related("deal__session", "deal__dealer", "deal__leader", "player")
         .order_by("seat")
     )
     if not seated:

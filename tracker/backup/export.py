@@ -182,6 +182,9 @@ def _session_document(
 
     def export_deal(deal: Deal) -> dict[str, Any]:
         corrections = list(deal.corrections.all())
+        taps, events = list(deal.taps.all()), list(deal.dealevents.all())
+        # The row's own number lags behind its records' (`Deal.last_seq`): the highest given.
+        last_seq = max([deal.last_seq, *(row.seq for row in [*taps, *events])])
         correction_refs = {correction.pk: ref for ref, correction in enumerate(corrections, 1)}
         return {
             "number": deal.number,
@@ -191,7 +194,7 @@ def _session_document(
             "winner": name(deal.winner_id),
             "loser": name(deal.loser_id),
             "trading": swap_players(deal.trading, name_of_stored),
-            "last_seq": deal.last_seq,
+            "last_seq": last_seq,
             "opened_at": when(deal.opened_at),
             "closed_at": when(deal.closed_at),
             "players": [
@@ -223,7 +226,7 @@ def _session_document(
                     "loser": tap.loser,
                     "not_played": sorted(player.name for player in tap.not_played.all()),
                 }
-                for tap in deal.taps.all()
+                for tap in taps
             ],
             "events": [
                 {
@@ -233,7 +236,7 @@ def _session_document(
                     "by": name(event.by_id),
                     "owner": name(event.owner_id),
                 }
-                for event in deal.dealevents.all()
+                for event in events
             ],
             "ledger": [
                 {
