@@ -498,3 +498,65 @@ def test_a_following_phone_hears_nothing_until_the_session_moves_on(member, tabl
     assert unchanged.status_code == 204
     assert changed.status_code == 200
     assert changed.context["screen"].version == version + 1
+
+
+@pytest.mark.parametrize("deals", [10, 200])
+def test_a_tap_s_screen_is_drawn_from_what_the_write_knew(
+    member, table, deals, django_assert_num_queries
+):
+    """The answer to a tap that leaves the deal open reads nothing again: the same screen
+    as a fresh read, from the write's own deal state and the version it moved to."""
+    session, players = table
+    play_deals(session, players, deals, Actor(user=session.created_by))
+    tap(member, session, players["Alice"])
+    deal = open_deal(session).pk
+    data = {"deal": deal, "player": players["Cara"].pk, "key": "k-cara"}
+
+    # 1 sign-in session, 2 user, 3 session in reach, then the gate and the tap: 4 the
+    # gate's savepoint, 5 the service's, 6 the lock that finds the deal in reach, 7 its
+    # players, 8 its taps and events, 9 the tap, 10 places, 11-12 released, 13 the key.
+    with django_assert_num_queries(13):
+        written = member.post(url(session, "tap_player"), data, **htmx())
+    read = member.get(url(session), **htmx())
+
+    after, fresh = written.context["screen"], read.context["screen"]
+    assert vars(after) == vars(fresh)
+    assert after.version == Session.objects.get(pk=session.pk).version
+    assert [card.place for card in after.players] == [1, None, 2, None]
+
+
+def test_a_replayed_tap_s_screen_is_read(member, table):
+    """A key sent again: its attempt was rolled back, so the screen is the one read."""
+    session, players = table
+    first = tap(member, session, players["Alice"], key="k-1")
+    again = tap(member, session, players["Alice"], key="k-1")
+
+    assert again.status_code == 200
+    assert vars(again.context["screen"]) == vars(first.context["screen"])
+    assert Tap.objects.filter(deal__session=session, undone_at__isnull=True).count() == 1
+
+
+def test_an_event_s_and_an_undo_s_screens_are_the_ones_read(member, table):
+    session, players = table
+    tap(member, session, players["Alice"])
+    cut = {
+        "type": "two_beaten",
+        "deal": open_deal(session).pk,
+        "by": players["Ben"].pk,
+        "owner": players["Cara"].pk,
+        "beaten_with": "bomb",
+        "black": "1",
+        "red": "0",
+        "key": "k-cut",
+    }
+
+    recorded = member.post(url(session, "event"), cut, **htmx())
+    assert vars(recorded.context["screen"]) == vars(
+        member.get(url(session), **htmx()).context["screen"]
+    )
+
+    undone = member.post(url(session, "undo"), {"deal": cut["deal"], "key": "k-undo"}, **htmx())
+    assert vars(undone.context["screen"]) == vars(
+        member.get(url(session), **htmx()).context["screen"]
+    )
+    assert undone.context["screen"].events == []

@@ -18,6 +18,7 @@ from tracker.selectors.deals import (
     session_deal_history_page,
     session_deals,
     table,
+    table_after,
 )
 from tracker.selectors.exports import download_name, session_ledger_csv
 from tracker.selectors.leaderboard import (
@@ -125,4 +126,5 @@ __all__ = [
     "share_links",
     "standings_by_aggregate",
     "table",
+    "table_after",
 ]

@@ -104,6 +104,22 @@ def table(session: Session) -> Table:
     )
 
 
+def table_after(state: DealState) -> Table | None:
+    """The tap screen's data from what a write on the open deal knew, nothing read: the
+    deal as the write left it, its session's version as the write moved it on. None when
+    the screen must be read (`table`): the write filed or ended the deal (the screen
+    shows the next one), or left it empty (it shows the deal before)."""
+    deal = state.deal
+    if not deal.is_open or not state.facts.records:
+        return None
+    return Table(
+        state=state,
+        allowed=scoring.allowed(state.facts),
+        previous=None,
+        version=deal.session.version,
+    )
+
+
 def _with_records(deals: QuerySet[Deal]) -> QuerySet[Deal]:
     return deals.prefetch_related(
         Prefetch(

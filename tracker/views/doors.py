@@ -275,9 +275,11 @@ def write_and_show(
     """A session page's write, answered as every screen answers one: refused, the screen
     as it is now saying "Not saved: why"; done, the screen again for htmx (it swaps it in)
     or, for a plain form post, a redirect to page `then`. `screen(request, page,
-    message=..., status=...)` draws the screen."""
+    message=..., status=...)` draws the screen; what the write returned is in
+    `request.written` (None for a replay), the refusal in `request.refusal`."""
     try:
-        write(request, page.actor, key, work)
+        # What the write returned (None for a replay), for a screen drawn from it.
+        request.written = write(request, page.actor, key, work)  # type: ignore[attr-defined]
     except Refusal as refusal:
         request.refusal = refusal  # type: ignore[attr-defined]  # for a JSON answer
         return screen(request, page, message=not_saved(refusal), status=refusal.status)

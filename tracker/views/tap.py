@@ -40,12 +40,23 @@ def _screen(
     show (`doors.csrf_failure`) says it in the screen's own line, and is not kept for
     offline use with it."""
     said = "" if request.htmx else " ".join(str(line) for line in get_messages(request))
-    screen = tap_screen(selectors.table(page.session), page, message=message or said)
+    screen = tap_screen(_table(request, page), page, message=message or said)
     context = page.context(screen=screen)
     if request.htmx:
         return render(request, "tap/_screen.html", context)
     response = render(request, "tap/page.html", context, status=status)
     return response if said else kept_offline(response)
+
+
+def _table(request: HttpRequest, page: SessionPage) -> selectors.Table:
+    """The screen's data: drawn from what a write just did to the open deal (nothing read
+    again: `selectors.table_after`), else read."""
+    written = getattr(request, "written", None)
+    if isinstance(written, selectors.DealState):
+        table = selectors.table_after(written)
+        if table is not None:
+            return table
+    return selectors.table(page.session)
 
 
 def _table_write(
@@ -93,6 +104,9 @@ def _answered(
     refusal = getattr(request, "refusal", None)
     if refusal is not None:
         return JsonResponse({"code": refusal.code, "detail": reason(refusal)}, status=status)
+    written = getattr(request, "written", None)
+    if isinstance(written, selectors.DealState):  # the version the write moved the session on to
+        return JsonResponse({"version": written.deal.session.version})
     page.session.refresh_from_db(fields=["version"])
     return JsonResponse({"version": page.session.version})
 
