@@ -364,3 +364,22 @@ def test_undo_after_end_match_and_a_correction_is_refused(make_session, actor):
         deal_undo(deal_id=deal.pk, actor=actor)
 
     check_session(session)
+
+
+def test_an_undo_that_empties_a_deal_gives_it_the_opening_of_the_corrected_deal_before(
+    make_session, actor
+):
+    """The deal before was corrected (a new loser, who deals next) while this deal held a
+    tap, so its opening stayed; undoing that tap leaves it empty, and its opening must then
+    follow the deal before as it now stands. Found by the search above."""
+    session, p = make_session(format="winner_takes_all", stake_rule="loser_pays")
+    first = session.deals.get()
+    deal_tap(deal_id=first.pk, player_id=p["Alice"].pk, actor=actor)
+    deal_tap(deal_id=first.pk, player_id=p["Cara"].pk, loser=True, actor=actor)
+    second = session.deals.get(number=2)
+    deal_tap(deal_id=second.pk, player_id=p["Alice"].pk, actor=actor)
+    deal_correct(deal_id=first.pk, loser=p["Dev"].pk, actor=actor)
+
+    deal_undo(deal_id=second.pk, actor=actor)
+
+    check_session(session)

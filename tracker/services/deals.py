@@ -32,7 +32,13 @@ from tracker.services.locks import (
     locked_deal,
     session_of_deal_changed,
 )
-from tracker.services.results import save_records, store_result
+from tracker.services.results import (
+    deal_before,
+    next_opening,
+    save_records,
+    store_result,
+)
+from tracker.services.results import reopen as open_again  # `reopen` is undo's flag
 
 ENDED = gettext_noop("This deal was ended with End match.")
 FILED = gettext_noop("This deal is already filed; correct it instead.")
@@ -180,6 +186,11 @@ def deal_undo(
     last.undone_by, last.undone_via = actor.user, actor.link
     last.save(update_fields=["undone_at", "undone_by", "undone_via"])
     store_result(deal, facts, result, before=before)
+    if deal.is_open and len(rows) == 1 and deal.number > 1:
+        # Empty again: its opening follows the deal before as that deal now stands (a
+        # correction made to it while this deal held records left this one as it was).
+        seated = list(deal.deal_players.order_by("seat").values_list("player_id", flat=True))
+        open_again(deal, next_opening(session, seated, deal_before(deal)))
     return read_deal_state(deal)
 
 
