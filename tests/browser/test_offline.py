@@ -260,6 +260,9 @@ def test_a_scorer_link_keeps_scoring_offline(offline_phone, make_session, user, 
     expect(phone.locator(".offline-bar__state")).to_have_text("No signal")
     screenshot(phone, "65-offline-not-kept")
     phone.goto(f"/s/{link.token}/")
+    # The bar starts hidden: wait until the queue is read back before going online, or
+    # "hidden" would be seen before anything was sent.
+    expect(phone.locator("#offline-bar")).to_contain_text("1 waiting")
 
     phone.context.set_offline(False)
     expect(phone.locator("#offline-bar")).to_be_hidden(timeout=10_000)
