@@ -12,20 +12,19 @@
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
 from datetime import UTC
 
 import pytest
-from django.db import connection
 from django.urls import reverse
 from django.utils import timezone
 
 import scoring
 from tests.api.conftest import (  # noqa: F401 - fixtures
     api,
+    at_once,
     client_with,
     db_state,
+    post,
     start,
     stranger,
     stranger_api,
@@ -50,6 +49,18 @@ def version(session_id: int) -> int:
 
 def open_deal_of(session: Session) -> Deal:
     return session.deals.get(status=Deal.Status.OPEN)
+
+
+def give_two_events(session: Session, p: dict, actor: Actor) -> None:
+    """Give the open deal records 1 and 2 (two events), which save no deal row: the
+    row's `last_seq` stays 0."""
+    deal = open_deal_of(session)
+    services.deal_event_record(
+        deal_id=deal.pk, event=scoring.Guaransheed(player=p["Dev"].pk), actor=actor
+    )
+    services.deal_event_record(
+        deal_id=deal.pk, event=scoring.Hand(player=p["Alice"].pk, cards=5), actor=actor
+    )
 
 
 def all_seqs(deal_id: int) -> list[int]:
@@ -239,13 +250,7 @@ def test_a_backup_export_gives_the_highest_number_given(make_session, actor):
     records run to 6): the highest number its records hold, though the deal row (which
     most taps do not save) says less (0 here, with records 1 and 2)."""
     session, p = make_session(options=OPTIONS)
-    deal = open_deal_of(session)
-    services.deal_event_record(
-        deal_id=deal.pk, event=scoring.Guaransheed(player=p["Dev"].pk), actor=actor
-    )
-    services.deal_event_record(
-        deal_id=deal.pk, event=scoring.Hand(player=p["Alice"].pk, cards=5), actor=actor
-    )
+    give_two_events(session, p, actor)
 
     document = export_session(Session.objects.get(pk=session.pk))
     (exported,) = document["session"]["deals"]
@@ -449,35 +454,6 @@ def test_the_same_key_with_another_invalid_body_is_422(start, api, body):
 # --- Real threads on PostgreSQL ---------------------------------------------------------------
 
 
-def at_once(calls: list[Callable[[], tuple[int, dict]]]) -> list[tuple[int, dict]]:
-    barrier = threading.Barrier(len(calls))
-    results: list = [None] * len(calls)
-
-    def run(index: int) -> None:
-        try:
-            barrier.wait(timeout=10)
-            results[index] = calls[index]()
-        except BaseException as error:
-            results[index] = (None, {"error": repr(error)})
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    return results
-
-
-def post(token: str, url: str, body: dict | None = None, **headers) -> Callable:
-    def call() -> tuple[int, dict]:
-        response = client_with(f"Token {token}").post(url, body or {}, **headers)
-        return response.status_code, response.json()
-
-    return call
-
-
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_pg_one_undo_key_sent_by_eight_threads_takes_back_one_record(start, token):
@@ -550,21 +526,15 @@ def test_pg_a_stranger_probing_at_once_moves_no_version(start, token, stranger):
 
 
 def test_a_restored_deal_numbers_on_past_its_records(make_session, actor, django_user_model):
-    """An export made now carries the stale last_seq (see the test above); restored, the
-    deal still numbers its next record past those it holds (live_records reads them)."""
+    """Restored, a deal numbers its next record past those it holds (live_records reads
+    them), whatever `last_seq` the file carries."""
     import json
 
     from tracker.backup.export import export_circle
     from tracker.backup.restore import import_circle
 
     session, p = make_session(options=OPTIONS)
-    deal = open_deal_of(session)
-    services.deal_event_record(
-        deal_id=deal.pk, event=scoring.Guaransheed(player=p["Dev"].pk), actor=actor
-    )
-    services.deal_event_record(
-        deal_id=deal.pk, event=scoring.Hand(player=p["Alice"].pk, cards=5), actor=actor
-    )
+    give_two_events(session, p, actor)
     exported = json.loads(json.dumps(export_circle(session.circle)))
     heir = django_user_model.objects.create_user(username="heir", password="x")
 

@@ -1,10 +1,15 @@
 """API test setup: a token-authenticated client for the host (`api`), a session started
-through the API (`start`), and `db_state()` to show that a refused request changed nothing.
+through the API (`start`), `db_state()` to show that a refused request changed nothing,
+and `at_once()`/`post()` to send requests from real threads released together.
 """
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
+
 import pytest
+from django.db import connection
 from rest_framework.test import APIClient
 
 from tracker import models
@@ -32,6 +37,42 @@ def client_with(header: str | None = None, **kwargs) -> JsonClient:
     if header is not None:
         client.credentials(HTTP_AUTHORIZATION=header)
     return client
+
+
+def at_once(calls: list[Callable[[], tuple[int, dict]]]) -> list[tuple[int, dict]]:
+    """Run the calls in threads released together; their (status, body) in call order.
+
+    Each thread has its own database connection, so the test must be
+    `django_db(transaction=True)`: in a test's transaction the threads would not see its rows.
+    """
+    barrier = threading.Barrier(len(calls))
+    results: list = [None] * len(calls)
+
+    def run(index: int) -> None:
+        try:
+            barrier.wait(timeout=10)
+            results[index] = calls[index]()
+        except BaseException as error:  # reported by the caller's assertions
+            results[index] = (None, {"error": repr(error)})
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(index,)) for index in range(len(calls))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    return results
+
+
+def post(token: str, url: str, body: dict | None = None, **headers) -> Callable:
+    """A call for `at_once`: POST the body with the token, answering (status, body)."""
+
+    def call() -> tuple[int, dict]:
+        response = client_with(f"Token {token}").post(url, body or {}, **headers)
+        return response.status_code, response.json()
+
+    return call
 
 
 @pytest.fixture

@@ -6,47 +6,14 @@ releases them together.
 
 from __future__ import annotations
 
-import threading
 from collections import Counter
-from collections.abc import Callable
 
 import pytest
-from django.db import connection
 
-from tests.api.conftest import client_with
+from tests.api.conftest import at_once, post
 from tracker.models import Deal, IdempotencyKey, LedgerLine, Tap
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
-
-
-def at_once(calls: list[Callable[[], tuple[int, dict]]]) -> list[tuple[int, dict]]:
-    """Run the calls in threads released together; their (status, body) in call order."""
-    barrier = threading.Barrier(len(calls))
-    results: list = [None] * len(calls)
-
-    def run(index: int) -> None:
-        try:
-            barrier.wait(timeout=10)
-            results[index] = calls[index]()
-        except BaseException as error:  # reported by the assertions below
-            results[index] = (None, {"error": repr(error)})
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(index,)) for index in range(len(calls))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    return results
-
-
-def post(token: str, url: str, body: dict | None = None, **headers) -> Callable:
-    def call() -> tuple[int, dict]:
-        response = client_with(f"Token {token}").post(url, body or {}, **headers)
-        return response.status_code, response.json()
-
-    return call
 
 
 def test_sixteen_phones_tapping_one_deal_file_it_once(start, token):

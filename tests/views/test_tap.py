@@ -23,6 +23,19 @@ def tap(client, session, player, *, key="", **extra):
     return client.post(url(session, "tap_player"), data, **htmx())
 
 
+def two_beaten(session, by, owner, beaten_with, **choice):
+    """The sheet's form for a 2 chopped or bombed in the open deal: `by` beat `owner`'s 2s;
+    `choice` is the 2s picked (`twos`, or `black` and `red`) and any `key`."""
+    return {
+        "type": "two_beaten",
+        "deal": open_deal(session).pk,
+        "by": by.pk,
+        "owner": owner.pk,
+        "beaten_with": beaten_with,
+        **choice,
+    }
+
+
 def test_tap_screen_shows_players_in_seat_order(member, table):
     session, _players = table
 
@@ -178,15 +191,7 @@ def test_a_tap_on_a_filed_deal_is_a_conflict(member, table):
 
 def test_a_2_chopped_from_the_sheet(member, table):
     session, players = table
-    data = {
-        "type": "two_beaten",
-        "deal": open_deal(session).pk,
-        "by": players["Ben"].pk,
-        "owner": players["Alice"].pk,
-        "beaten_with": "cutup",
-        "black": "1",
-        "red": "1",
-    }
+    data = two_beaten(session, players["Ben"], players["Alice"], "cutup", black="1", red="1")
 
     response = member.post(url(session, "event"), data, **htmx())
 
@@ -410,15 +415,7 @@ def test_nothing_that_moves_money_is_preselected_on_the_chop_sheet(member, make_
 
 def test_a_red_2_chopped_is_one_red_2(member, make_session):
     session, players = make_session(stake="2.00", options=Options(penalties=True))
-    data = {
-        "type": "two_beaten",
-        "deal": open_deal(session).pk,
-        "by": players["Ben"].pk,
-        "owner": players["Cara"].pk,
-        "beaten_with": "cutup",
-        "twos": "0-1",
-        "key": "chop-1",
-    }
+    data = two_beaten(session, players["Ben"], players["Cara"], "cutup", twos="0-1", key="chop-1")
 
     member.post(url(session, "event"), data, **htmx())
 
@@ -431,14 +428,7 @@ def test_a_red_2_chopped_is_one_red_2(member, make_session):
 
 def test_the_save_button_names_the_money_before_it_is_pressed(member, make_session):
     session, players = make_session(stake="2.00", options=Options(penalties=True))
-    data = {
-        "type": "two_beaten",
-        "deal": open_deal(session).pk,
-        "by": players["Ben"].pk,
-        "owner": players["Cara"].pk,
-        "beaten_with": "bomb",
-        "twos": "1-1",
-    }
+    data = two_beaten(session, players["Ben"], players["Cara"], "bomb", twos="1-1")
 
     said = member.get(url(session, "event_preview"), data, **htmx()).content.decode()
     unfinished = member.get(
@@ -539,16 +529,9 @@ def test_a_replayed_tap_s_screen_is_read(member, table):
 def test_an_event_s_and_an_undo_s_screens_are_the_ones_read(member, table):
     session, players = table
     tap(member, session, players["Alice"])
-    cut = {
-        "type": "two_beaten",
-        "deal": open_deal(session).pk,
-        "by": players["Ben"].pk,
-        "owner": players["Cara"].pk,
-        "beaten_with": "bomb",
-        "black": "1",
-        "red": "0",
-        "key": "k-cut",
-    }
+    cut = two_beaten(
+        session, players["Ben"], players["Cara"], "bomb", black="1", red="0", key="k-cut"
+    )
 
     recorded = member.post(url(session, "event"), cut, **htmx())
     assert vars(recorded.context["screen"]) == vars(
