@@ -87,7 +87,6 @@ MIDDLEWARE = [
     "tracker.middleware.DatabaseUnavailableMiddleware",  # 503, not 500, while it is down
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
-    "tracker.middleware.RequestBodyLimitMiddleware",  # 413 before a large body is read
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -95,7 +94,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "csp.middleware.CSPMiddleware",
-    "axes.middleware.AxesMiddleware",  # last: turns a locked-out sign-in into its answer
+    "axes.middleware.AxesMiddleware",  # around the view: a locked-out sign-in's answer
+    "tracker.middleware.RequestBodyLimitMiddleware",  # last, sync only: see its docstring
 ]
 
 ROOT_URLCONF = "tracker.urls"
