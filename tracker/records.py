@@ -9,6 +9,7 @@ the ledger and payments add up to is `tracker.money`.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -59,6 +60,20 @@ def _all_records(deal_id: int) -> tuple[list[Row], set[int]]:
     ORM would (the same converters): the ORM's own `union()` needs both sides to select
     the same columns in the same order, which two models with different fields only do
     with a hand-kept list of placeholders. SQL the same on PostgreSQL and SQLite."""
+    sql, loads = _union(connection.vendor)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [deal_id] * len(loads))
+        found = cursor.fetchall()
+    rows = [loads[kind](values) for kind, _marks, *values in found]
+    marked = {row.pk for row, (_kind, marks, *_values) in zip(rows, found, strict=True) if marks}
+    return rows, marked
+
+
+@functools.cache
+def _union(vendor: str) -> tuple[str, list[Callable[[Sequence[Any]], Row]]]:
+    """The statement `_all_records` runs and a loader for each of its kinds of row. They
+    depend only on the models and the database's kind, so they are built once a process
+    (`vendor` is the cache's key)."""
     quote = connection.ops.quote_name
     models: tuple[type[Row], ...] = (Tap, DealEvent)
     columns = list(dict.fromkeys(f.column for m in models for f in m._meta.concrete_fields))
@@ -79,13 +94,8 @@ def _all_records(deal_id: int) -> tuple[list[Row], set[int]]:
             f"WHERE {table}.{quote('deal_id')} = %s"
         )
     seq = 3 + columns.index(Tap._meta.get_field("seq").column)  # after kind and marks
-    with connection.cursor() as cursor:
-        cursor.execute(f"{' UNION ALL '.join(selects)} ORDER BY {seq}", [deal_id] * len(models))
-        found = cursor.fetchall()
-    loads = [_loader(model, columns) for model in models]
-    rows = [loads[kind](values) for kind, _marks, *values in found]
-    marked = {row.pk for row, (_kind, marks, *_values) in zip(rows, found, strict=True) if marks}
-    return rows, marked
+    sql = f"{' UNION ALL '.join(selects)} ORDER BY {seq}"
+    return sql, [_loader(model, columns) for model in models]
 
 
 def _loader(model: type[Row], columns: list[str]) -> Callable[[Sequence[Any]], Row]:
