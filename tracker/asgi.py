@@ -1,9 +1,114 @@
-"""ASGI entry point."""
+"""ASGI entry point (`make serve`): Django's application behind `BodyLimit`."""
 
+from __future__ import annotations
+
+import asyncio
 import os
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
 
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tracker.settings")
 
-application = get_asgi_application()
+django_application = get_asgi_application()
+
+from django.conf import settings  # noqa: E402  (settings are set up above)
+
+from tracker.middleware import body_too_large  # noqa: E402
+
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+App = Callable[..., Awaitable[None]]
+
+
+class BodyLimit:
+    """Take in no more of a request's body than `DATA_UPLOAD_MAX_MEMORY_SIZE` bytes.
+
+    Django's ASGI handler receives the whole body (into a temporary file past 64 KB)
+    before any middleware runs, so `RequestBodyLimitMiddleware`'s 413 came only after a
+    50 MB sign-in had been taken in and written to disk. A body whose Content-Length is
+    over the limit is not read at all: Django is handed an empty one with the headers as
+    sent, and the middleware answers 413 as under WSGI (in the reader's language, JSON
+    under /api/, logged). A body sent without a length (chunked) is counted as it comes;
+    past the limit Django is told the client went away, and the 413 is answered here.
+
+    Written here because neither uvicorn nor Django has a body size limit of its own
+    under ASGI.
+    """
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+
+    async def __call__(self, scope: MutableMapping[str, Any], receive: Receive, send: Send) -> None:
+        most = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        if scope["type"] != "http" or most is None:
+            await self.app(scope, receive, send)
+            return
+        declared = _content_length(scope)
+        if declared is not None and declared > most:
+            await self.app(scope, _empty_body(), send)
+        elif declared is None:
+            counted = _Counted(receive, most)
+            await self.app(scope, counted, send)
+            if counted.over:
+                await _answer(body_too_large(scope["path"], most), send)
+        else:  # the server reads no more than the length declared
+            await self.app(scope, receive, send)
+
+
+def _content_length(scope: MutableMapping[str, Any]) -> int | None:
+    for name, value in scope.get("headers", ()):
+        if name.lower() == b"content-length":
+            try:
+                return int(value)
+            except ValueError:
+                return 0  # Django reads a malformed length as no body, and so do we
+    return None
+
+
+def _empty_body() -> Receive:
+    given = False
+
+    async def receive() -> Message:
+        nonlocal given
+        if not given:
+            given = True
+            return {"type": "http.request", "body": b"", "more_body": False}
+        # Django then listens for the client going away while it answers; reading on would
+        # take in the body. The listener is cancelled once the answer is sent.
+        await asyncio.Future()
+        raise AssertionError("unreachable")
+
+    return receive
+
+
+class _Counted:
+    """The client's messages, until its body passes `most` bytes: then it "went away"."""
+
+    def __init__(self, receive: Receive, most: int) -> None:
+        self.receive = receive
+        self.most = most
+        self.taken = 0
+        self.over = False
+
+    async def __call__(self) -> Message:
+        if self.over:
+            return {"type": "http.disconnect"}
+        message = await self.receive()
+        if message["type"] == "http.request":
+            self.taken += len(message.get("body", b""))
+            if self.taken > self.most:
+                self.over = True
+                return {"type": "http.disconnect"}
+        return message
+
+
+async def _answer(response: Any, send: Send) -> None:
+    headers = [(name.encode(), value.encode()) for name, value in response.items()]
+    await send({"type": "http.response.start", "status": response.status_code, "headers": headers})
+    await send({"type": "http.response.body", "body": response.content})
+
+
+application = BodyLimit(django_application)
