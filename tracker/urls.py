@@ -39,3 +39,4 @@ urlpatterns = [
 ]
 
 handler404 = "tracker.api.exceptions.not_found"
+handler403 = "tracker.api.exceptions.forbidden"

@@ -23,11 +23,11 @@ from django.core.exceptions import (
     TooManyFieldsSent,
     TooManyFilesSent,
 )
-from django.db import IntegrityError, OperationalError
+from django.db import IntegrityError, OperationalError, connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.defaults import page_not_found
+from django.views.defaults import page_not_found, permission_denied
 from rest_framework import status
 from rest_framework.exceptions import APIException, ParseError, ValidationError
 from rest_framework.response import Response
@@ -144,6 +144,17 @@ def _by_path(detail: Any) -> dict[str, list[str]]:
     return fields
 
 
+def _no_connection_left(answer: HttpResponse) -> HttpResponse:
+    """Under ASGI (`make serve`) Django draws the answer to an exception (a URL that
+    matches nothing, PermissionDenied) in a thread of the loop's pool, not the request's
+    (`response_for_exception`, `thread_sensitive=False`). The page reads the signed-in
+    user there, and nothing would close that thread's connection: one held out of the
+    pool for good by each such thread. Closed here, unless a transaction holds it."""
+    if not connection.in_atomic_block:
+        connection.close()
+    return answer
+
+
 def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     """404 for a URL that matches nothing: a JSON sentence under /api/, the page elsewhere."""
     if request.path.startswith("/api/"):
@@ -154,4 +165,9 @@ def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
             },
             status=404,
         )
-    return page_not_found(request, exception)
+    return _no_connection_left(page_not_found(request, exception))
+
+
+def forbidden(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """Django's 403 page (templates/403.html), its connection closed as for a 404."""
+    return _no_connection_left(permission_denied(request, exception))
