@@ -15,6 +15,7 @@ from asgiref.sync import async_to_sync
 from django.db import connection
 from django.test import AsyncClient
 
+from tests.production.conftest import asgi
 from tracker.asgi import application
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -118,13 +119,10 @@ def test_a_signed_in_404_leaves_no_database_connection_open(user):
     client = AsyncClient()
     client.force_login(user)
 
-    async def get():
-        return await client.get("/no/such/page/")
-
     before = open_connections()
     try:
         for _ in range(3):
-            assert async_to_sync(get)().status_code == 404
+            assert asgi(client, "get", "/no/such/page/").status_code == 404
         assert open_connections() == before
     finally:  # a connection left open would keep the test database from being dropped
         with connection.cursor() as cursor:

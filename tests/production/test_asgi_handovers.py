@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import pytest
 from asgiref import sync
-from asgiref.sync import async_to_sync
 from django.test import AsyncClient
+
+from tests.production.conftest import asgi, tap_under_asgi
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -31,13 +32,6 @@ def handovers(monkeypatch):
     return calls
 
 
-def send(client: AsyncClient, method: str, path: str, **kwargs):
-    async def sending():
-        return await getattr(client, method)(path, **kwargs)
-
-    return async_to_sync(sending)()
-
-
 # What is handed over now: the request_started signal, the chain, the views' own steps
 # (`process_view`, the view, a template response's render) and the response's close. With
 # RequestBodyLimitMiddleware in its old place, /healthz made 15: each process_request and
@@ -46,7 +40,7 @@ MOST = 6
 
 
 def test_the_floor_hands_the_middleware_over_once(handovers):
-    response = send(AsyncClient(), "get", "/healthz")
+    response = asgi(AsyncClient(), "get", "/healthz")
 
     assert response.status_code == 200
     assert len(handovers) <= MOST, handovers
@@ -59,21 +53,14 @@ def test_a_page_and_an_api_write_are_handed_over_no_more(handovers, make_session
     session, players = make_session()
     client = AsyncClient()
     client.force_login(user)
-    page = send(client, "get", f"/sessions/{session.pk}/standings/")
+    page = asgi(client, "get", f"/sessions/{session.pk}/standings/")
     assert page.status_code == 200
     on_a_page = len(handovers)
 
     handovers.clear()
     deal = session.deals.get()
     token = api_token_create(user=user).key
-    tapped = send(
-        AsyncClient(),
-        "post",
-        f"/api/deals/{deal.pk}/taps/",
-        data={"player": players["Alice"].pk},
-        content_type="application/json",
-        headers={"Authorization": f"Token {token}", "Idempotency-Key": "k-1"},
-    )
+    tapped = tap_under_asgi(token, deal.pk, players["Alice"].pk, "k-1")
     assert tapped.status_code == 201, tapped.content
 
     assert on_a_page <= MOST and len(handovers) <= MOST, (on_a_page, handovers)

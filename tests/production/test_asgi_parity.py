@@ -11,7 +11,6 @@ whatever thread built it and whatever the settings are now.
 from __future__ import annotations
 
 import asyncio
-import logging
 import re
 import threading
 
@@ -22,6 +21,7 @@ from django.db import connection
 from django.test import AsyncClient, Client
 from django.urls import reverse
 
+from tests.production.conftest import asgi, tap_under_asgi
 from tracker import records
 from tracker.models import DealEvent, Tap
 from tracker.services import api_token_create, share_link_create
@@ -37,24 +37,6 @@ LOCKED = "Too many wrong passwords for this account or from this address"
 # --- helpers ---------------------------------------------------------------------------
 
 
-class Keep(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__()
-        self.records: list[logging.LogRecord] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record)
-
-
-@pytest.fixture
-def request_log():
-    keep = Keep()
-    logger = logging.getLogger("squarescores.requests")
-    logger.addHandler(keep)
-    yield keep.records
-    logger.removeHandler(keep)
-
-
 @pytest.fixture
 def body_reads(monkeypatch):
     """Every read of a request body (WSGI's LimitedStream) is noted."""
@@ -68,13 +50,6 @@ def body_reads(monkeypatch):
 
         monkeypatch.setattr(LimitedStream, name, noting)
     return reads
-
-
-def asgi(client: AsyncClient, method: str, path: str, **kwargs):
-    async def sending():
-        return await getattr(client, method)(path, **kwargs)
-
-    return async_to_sync(sending)()
 
 
 def signed_in(factory, user):
@@ -330,22 +305,8 @@ def test_asgi_pages_and_api_writes_answer_as_under_wsgi(user, make_session):
         under_asgi = asgi(signed_in(AsyncClient, user), "get", path)
         assert_same(under_asgi, wsgi, path)
 
-    tapped = asgi(
-        AsyncClient(),
-        "post",
-        f"/api/deals/{deal.pk}/taps/",
-        data={"player": players["Alice"].pk},
-        content_type="application/json",
-        headers={"Authorization": f"Token {token}", "Idempotency-Key": "r6-1"},
-    )
-    again = asgi(
-        AsyncClient(),
-        "post",
-        f"/api/deals/{deal.pk}/taps/",
-        data={"player": players["Alice"].pk},
-        content_type="application/json",
-        headers={"Authorization": f"Token {token}", "Idempotency-Key": "r6-1"},
-    )
+    tapped = tap_under_asgi(token, deal.pk, players["Alice"].pk, "r6-1")
+    again = tap_under_asgi(token, deal.pk, players["Alice"].pk, "r6-1")
     assert tapped.status_code == 201, tapped.content
     assert (again.status_code, again.json()) == (201, tapped.json())
     assert Tap.objects.count() == 1

@@ -7,29 +7,11 @@ import secrets
 import pytest
 from django.test import Client
 
+from tests.production.conftest import Keep
 from tracker.logs import JsonLinesFormatter
 from tracker.models import ShareLink
 
 pytestmark = pytest.mark.django_db
-
-
-class Keep(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__()
-        self.records: list[logging.LogRecord] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record)
-
-
-@pytest.fixture
-def request_log():
-    """The request log's records; the logger does not propagate, so caplog cannot see it."""
-    keep = Keep()
-    logger = logging.getLogger("squarescores.requests")
-    logger.addHandler(keep)
-    yield keep.records
-    logger.removeHandler(keep)
 
 
 def only_fields(records):
