@@ -53,7 +53,9 @@ class BodyLimit:
             counted = _Counted(receive, most)
             await self.app(scope, counted, send)
             if counted.over:
-                await _answer(body_too_large(scope["path"], most), send)
+                response = body_too_large(scope["path"], most)
+                response["Connection"] = "close"
+                await _answer(response, send)
         else:  # the server reads no more than the length declared
             await self.app(scope, receive, send)
 
