@@ -13,10 +13,12 @@ session answers 204; with `--watch push` (what the standings page does since ses
 the standings' stream sends the fragment itself when a tap moved its rows, and the
 standings phones make no requests at all.
 
-For each N it reports the tap's latency, how stale the standings were (from the moment a
+For each N it reports the tap's latency (and its median in each 10 s of play: rising means
+a queue that grows), how stale the standings were (from the moment a
 tap was sent to the moment a watcher holds a fragment showing it), the requests the
-watchers made, and the CPU used by the server, by PostgreSQL and by this load generator
-(an asyncio client, httpx on uvloop), as shares of one core.
+watchers made, and the CPU used by the server, by PostgreSQL, by this load generator
+(an asyncio client, httpx on uvloop) and by the whole machine (/proc/stat), as shares of
+one core, with the machine's CPU time for each tap (its watchers' work included).
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ from bench.common import (  # noqa: E402  (the path above first)
     HOST,
     PLAYERS,
     cpu_seconds,
+    machine_busy_seconds,
     percentile,
     postgres_pids,
     process_tree,
@@ -78,8 +81,10 @@ class Table:
 class Figures:
     opened: int = 0  # streams (or pollers) that have started
     taps: list[float] = field(default_factory=list)
+    tapped_at: list[float] = field(default_factory=list)  # when each tap was answered
     stale: list[float] = field(default_factory=list)
     fetches: int = 0
+    playing: float = 0.0  # when the scorers began
     errors: dict[str, int] = field(default_factory=lambda: defaultdict(int))
 
 
@@ -137,6 +142,7 @@ async def scorer(client: httpx.AsyncClient, table: Table, until: float, out: Fig
             await asyncio.sleep(TAP_EVERY)
             continue
         out.taps.append(time.perf_counter() - started)
+        out.tapped_at.append(time.monotonic())
         if response.status_code != 201:
             out.errors[f"tap {response.status_code}"] += 1
             table.sent.pop()
@@ -335,15 +341,25 @@ async def play(
                 break
             await asyncio.sleep(0.1)
         out.fetches = 0
-        cpu = (cpu_seconds(process_tree(server_pid)), postgres_cpu(), own_cpu())
-        started = time.monotonic()
+        cpu = (
+            cpu_seconds(process_tree(server_pid)),
+            postgres_cpu(),
+            own_cpu(),
+            machine_busy_seconds(),
+        )
+        started = out.playing = time.monotonic()
         stop = started + seconds
         await asyncio.gather(
             *(scorer(scorers[table.session], table, stop, out) for table in tables)
         )
         await asyncio.sleep(3)  # the last taps reach the watchers
         wall = time.monotonic() - started
-        used = (cpu_seconds(process_tree(server_pid)), postgres_cpu(), own_cpu())
+        used = (
+            cpu_seconds(process_tree(server_pid)),
+            postgres_cpu(),
+            own_cpu(),
+            machine_busy_seconds(),
+        )
         for job in watching:
             job.cancel()
         await asyncio.gather(*watching, return_exceptions=True)
@@ -354,6 +370,7 @@ async def play(
         "server": (used[0] - cpu[0]) / wall,
         "database": (used[1] - cpu[1]) / wall,
         "client": (used[2] - cpu[2]) / wall,
+        "machine": (used[3] - cpu[3]) / wall,
     }
 
 
@@ -369,6 +386,15 @@ def own_cpu() -> float:
 
 def postgres_cpu() -> float:
     return cpu_seconds(postgres_pids())
+
+
+def by_ten_seconds(out: Figures) -> list[float]:
+    """The tap's p50 in each 10 s of play, in ms: flat while the server keeps up, rising
+    when the taps come faster than it answers them (a queue that only grows)."""
+    windows: dict[int, list[float]] = defaultdict(list)
+    for answered, took in zip(out.tapped_at, out.taps, strict=True):
+        windows[int((answered - out.playing) // 10)].append(took)
+    return [statistics.median(windows[window]) * 1000 for window in sorted(windows)]
 
 
 def run(count: int, seconds: float, watch: str, workers: int) -> dict[str, object]:
@@ -387,8 +413,16 @@ def run(count: int, seconds: float, watch: str, workers: int) -> dict[str, objec
         "server CPU": used["server"],
         "PG CPU": used["database"],
         "client CPU": used["client"],
+        "machine CPU": used["machine"],
+        # What a table's tap costs the whole machine, its watchers' pushes and the load
+        # generator's own share included: 2 cores over this is the most taps a second
+        # the box can carry at all.
+        "machine ms/tap": used["machine"] * used["wall"] * 1000 / len(out.taps)
+        if out.taps
+        else float("nan"),
         "errors": sum(out.errors.values()),
         "_errors": dict(out.errors),
+        "_by_10_s": by_ten_seconds(out),
     }
 
 
@@ -416,6 +450,10 @@ def main() -> None:
             for name in columns
         ]
         print("| " + " | ".join(cells) + " |")
+    for row in rows:
+        by_10_s: list[float] = row["_by_10_s"]  # type: ignore[assignment]
+        steps = ", ".join(f"{p50:.0f}" for p50 in by_10_s)
+        print(f"tap p50 by 10 s of play at {row['tables']} tables (ms): {steps}")
     for row in rows:
         if row["_errors"]:
             print(f"errors at {row['tables']} tables:", row["_errors"])

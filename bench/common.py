@@ -153,6 +153,15 @@ def cpu_seconds(pids: Iterable[int]) -> float:
     return total / CLOCK_TICKS
 
 
+def machine_busy_seconds() -> float:
+    """CPU time the whole machine has spent busy so far (every core, every process, the
+    kernel's own work included), from /proc/stat: what the processes' own counts miss
+    (backends that came and went, the kernel's network work) shows in the difference."""
+    ticks = [int(value) for value in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = ticks[3] + ticks[4]  # idle, iowait
+    return (sum(ticks[:8]) - idle) / CLOCK_TICKS
+
+
 def postgres_pids() -> list[int]:
     pids = []
     for stat in Path("/proc").glob("[0-9]*/comm"):
