@@ -1,7 +1,19 @@
 """The Django admin: browse and search everything; the ledger and history are read-only,
-because they are derived from the facts or are the record of what happened."""
+because they are derived from the facts or are the record of what happened.
+
+What can be edited here (a circle and its members, a player's name, a session and its
+seats, a share link, a payment) shows on sessions' pages, which keep what they computed
+by the session's version (`tracker.answers`) and learn of changes by it (`tracker.live`).
+An edit moves the version of every session it shows on, in the admin's own transaction,
+as the services do: otherwise a page would keep showing the old name, and a link revoked
+here would go on hearing a table's taps."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
 
 from django.contrib import admin
+from django.db.models import F, Model, QuerySet
 
 from tracker.models import (
     ApiToken,
@@ -19,6 +31,47 @@ from tracker.models import (
     ShareLink,
     Tap,
 )
+from tracker.services.locks import sessions_of_players
+
+
+def _move_versions(session_ids: Iterable[int]) -> None:
+    Session.objects.filter(pk__in=list(session_ids)).update(version=F("version") + 1)
+
+
+class MovesVersions(admin.ModelAdmin):
+    """An admin whose edits and deletions move on the versions of the sessions they show
+    on (`sessions_of`)."""
+
+    def sessions_of(self, objects: QuerySet) -> QuerySet:  # type: ignore[type-arg]
+        raise NotImplementedError
+
+    def _ids(self, objects: Iterable[Model]) -> set[int]:
+        pks = [obj.pk for obj in objects if obj.pk is not None]
+        if not pks:
+            return set()
+        model = self.model
+        return set(self.sessions_of(model._default_manager.filter(pk__in=pks)))
+
+    def save_model(self, request, obj, form, change):
+        # The sessions it showed on before (a payment moved to another session, say);
+        # the versions move once, in `save_related`, which the admin calls next.
+        obj._sessions_before = self._ids([obj])
+        super().save_model(request, obj, form, change)
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)  # inlines: a session's seats
+        obj = form.instance
+        _move_versions(getattr(obj, "_sessions_before", set()) | self._ids([obj]))
+
+    def delete_model(self, request, obj):
+        moved = self._ids([obj])
+        super().delete_model(request, obj)
+        _move_versions(moved)
+
+    def delete_queryset(self, request, queryset):
+        moved = self._ids(queryset)
+        super().delete_queryset(request, queryset)
+        _move_versions(moved)
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -34,17 +87,24 @@ class ReadOnlyInline(admin.TabularInline):
 
 
 @admin.register(Circle)
-class CircleAdmin(admin.ModelAdmin):
+class CircleAdmin(MovesVersions):
     list_display = ["name", "owner", "created_at"]
     search_fields = ["name", "owner__username"]
     filter_horizontal = ["members"]
 
+    def sessions_of(self, objects):
+        # Its name heads the pages; a member removed here must stop hearing its tables.
+        return Session.objects.filter(circle__in=objects).values_list("pk", flat=True)
+
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(MovesVersions):
     list_display = ["name", "circle", "created_at"]
     list_filter = ["circle"]
     search_fields = ["name", "circle__name"]
+
+    def sessions_of(self, objects):
+        return sessions_of_players(objects).values_list("pk", flat=True)
 
 
 class SeatInline(admin.TabularInline):
@@ -53,7 +113,7 @@ class SeatInline(admin.TabularInline):
 
 
 @admin.register(Session)
-class SessionAdmin(admin.ModelAdmin):
+class SessionAdmin(MovesVersions):
     list_display = [
         "name",
         "circle",
@@ -68,6 +128,9 @@ class SessionAdmin(admin.ModelAdmin):
     search_fields = ["name", "circle__name"]
     date_hierarchy = "started_at"
     inlines = [SeatInline]
+
+    def sessions_of(self, objects):
+        return objects.values_list("pk", flat=True)
 
 
 class DealPlayerInline(ReadOnlyInline):
@@ -178,18 +241,25 @@ class CorrectionAdmin(admin.ModelAdmin):
 
 
 @admin.register(ShareLink)
-class ShareLinkAdmin(admin.ModelAdmin):
+class ShareLinkAdmin(MovesVersions):
     list_display = ["session", "role", "created_at", "revoked_at"]
     list_filter = ["role"]
     search_fields = ["session__name"]
     exclude = ["token"]
 
+    def sessions_of(self, objects):
+        # A link revoked here: its open streams read it again at the change, and end.
+        return objects.values_list("session_id", flat=True)
+
 
 @admin.register(Payment)
-class PaymentAdmin(admin.ModelAdmin):
+class PaymentAdmin(MovesVersions):
     list_display = ["session", "payer", "payee", "amount", "paid_at", "cancelled_at"]
     list_filter = ["session__circle"]
     search_fields = ["payer__name", "payee__name", "session__name"]
+
+    def sessions_of(self, objects):
+        return objects.values_list("session_id", flat=True)
 
 
 @admin.register(Invite)

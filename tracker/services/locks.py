@@ -8,12 +8,14 @@ expects a lock says so in its docstring.
 
 from __future__ import annotations
 
-from django.db.models import F, Q, Subquery
+from collections.abc import Iterable
+
+from django.db.models import F, Q, QuerySet, Subquery
 from django.utils.translation import gettext_noop
 
 from tracker.access import DealInReach
 from tracker.errors import Conflict, NotFound
-from tracker.models import Deal, DealPlayer, Payment, Seat, Session
+from tracker.models import Deal, DealPlayer, Payment, Player, Seat, Session
 
 NO_DEAL = gettext_noop("There is no deal %(id)s.")
 NO_SESSION = gettext_noop("There is no session %(id)s.")
@@ -50,19 +52,24 @@ def session_of_deal_changed(deal: DealInReach) -> None:
 
 
 def sessions_of_player_changed(player_id: int) -> None:
-    """Move on the version of every session the player sits at, played in, or paid or
-    was paid in (a player may pay and leave before a deal): their name or how they are
-    paid shows on its pages, which must learn of the change. One query; no lock is taken
-    (nothing else of the sessions changes)."""
-    Session.objects.filter(
-        Q(pk__in=Seat.objects.filter(player_id=player_id).values("session_id"))
-        | Q(pk__in=DealPlayer.objects.filter(player_id=player_id).values("deal__session_id"))
+    """Move on the version of every session the player shows on (`sessions_of_players`):
+    their name or how they are paid shows on its pages, which must learn of the change.
+    One query; no lock is taken (nothing else of the sessions changes)."""
+    sessions_of_players([player_id]).update(version=F("version") + 1)
+
+
+def sessions_of_players(players: Iterable[int] | QuerySet[Player]) -> QuerySet[Session]:
+    """The sessions the players sit at, played in, or paid or were paid in (a player may
+    pay and leave before a deal)."""
+    return Session.objects.filter(
+        Q(pk__in=Seat.objects.filter(player__in=players).values("session_id"))
+        | Q(pk__in=DealPlayer.objects.filter(player__in=players).values("deal__session_id"))
         | Q(
-            pk__in=Payment.objects.filter(Q(payer_id=player_id) | Q(payee_id=player_id)).values(
+            pk__in=Payment.objects.filter(Q(payer__in=players) | Q(payee__in=players)).values(
                 "session_id"
             )
         )
-    ).update(version=F("version") + 1)
+    )
 
 
 def locked_deal(deal_id: int) -> Deal:
