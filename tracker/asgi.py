@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import os
+import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
@@ -14,8 +16,10 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tracker.settings")
 django_application = get_asgi_application()
 
 from django.conf import settings  # noqa: E402  (settings are set up above)
+from django.core.handlers.asgi import ASGIRequest  # noqa: E402
+from django.utils import translation  # noqa: E402
 
-from tracker.middleware import body_too_large  # noqa: E402
+from tracker.middleware import body_too_large, log_request  # noqa: E402
 
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -32,7 +36,8 @@ class BodyLimit:
     over the limit is not read at all: Django is handed an empty one with the headers as
     sent, and the middleware answers 413 as under WSGI (in the reader's language, JSON
     under /api/, logged). A body sent without a length (chunked) is counted as it comes;
-    past the limit Django is told the client went away, and the 413 is answered here.
+    past the limit Django is told the client went away, and the 413 is answered here (in
+    the reader's language too, and logged).
 
     Written here because neither uvicorn nor Django has a body size limit of its own
     under ASGI.
@@ -50,12 +55,19 @@ class BodyLimit:
         if declared is not None and declared > most:
             await self.app(scope, _empty_body(), send)
         elif declared is None:
+            started = time.perf_counter()
             counted = _Counted(receive, most)
             await self.app(scope, counted, send)
             if counted.over:
-                response = body_too_large(scope["path"], most)
+                # Django gave up on the request before its middleware ran: answered here
+                # in the reader's language (their cookie or browser's) and logged as the
+                # middleware would.
+                request = ASGIRequest(scope, io.BytesIO())
+                with translation.override(translation.get_language_from_request(request)):
+                    response = body_too_large(scope["path"], most)
                 response["Connection"] = "close"
                 await _answer(response, send)
+                log_request(request, response, started)
         else:  # the server reads no more than the length declared
             await self.app(scope, receive, send)
 

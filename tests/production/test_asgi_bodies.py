@@ -96,6 +96,21 @@ def test_a_chunked_body_is_taken_no_further_than_the_limit():
     assert state["headers"]["connection"] == "close"
 
 
+def test_a_chunked_body_s_refusal_is_in_the_reader_s_language_and_logged(request_log):
+    """Django gives such a request up before its middleware runs: the 413 is answered and
+    logged outside it, as the middleware would."""
+    state = sign_in_of(40, declared=False, vietnamese=True)
+
+    assert state["status"] == 413
+    assert state["body"].decode() == "Nội dung yêu cầu quá lớn: tối đa 65536 byte."
+    [line] = [record.fields for record in request_log]
+    assert line["method"] == "POST"
+    assert line["path"] == "/accounts/login/"
+    assert line["status"] == 413
+    assert line["remote_addr"] == "10.0.0.1"
+    assert line["user"] is None
+
+
 def test_a_body_within_the_limit_reaches_the_view():
     state = sign_in_of(1, declared=True)
 
