@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from django.contrib import admin
-from django.db.models import F, Model, QuerySet
+from django.db import transaction
+from django.db.models import Model, QuerySet
 
 from tracker.models import (
     ApiToken,
@@ -31,11 +32,11 @@ from tracker.models import (
     ShareLink,
     Tap,
 )
-from tracker.services.locks import sessions_of_players
+from tracker.services.locks import MOVED_WITH_STANDINGS, sessions_of_players
 
 
 def _move_versions(session_ids: Iterable[int]) -> None:
-    Session.objects.filter(pk__in=list(session_ids)).update(version=F("version") + 1)
+    Session.objects.filter(pk__in=list(session_ids)).update(**MOVED_WITH_STANDINGS)
 
 
 class MovesVersions(admin.ModelAdmin):
@@ -68,6 +69,7 @@ class MovesVersions(admin.ModelAdmin):
         super().delete_model(request, obj)
         _move_versions(moved)
 
+    @transaction.atomic  # the changelist's action runs outside one (found by a review)
     def delete_queryset(self, request, queryset):
         moved = self._ids(queryset)
         super().delete_queryset(request, queryset)
@@ -128,6 +130,9 @@ class SessionAdmin(MovesVersions):
     search_fields = ["name", "circle__name"]
     date_hierarchy = "started_at"
     inlines = [SeatInline]
+    # Moved on by every change, never set: a form read before a tap would take the
+    # version back to one the session already had (found by a review).
+    readonly_fields = ["version", "standings_version"]
 
     def sessions_of(self, objects):
         return objects.values_list("pk", flat=True)
@@ -246,6 +251,9 @@ class ShareLinkAdmin(MovesVersions):
     list_filter = ["role"]
     search_fields = ["session__name"]
     exclude = ["token"]
+
+    def has_add_permission(self, request):
+        return False  # made on the session's share page, with a token (none here)
 
     def sessions_of(self, objects):
         # A link revoked here: its open streams read it again at the change, and end.

@@ -154,6 +154,7 @@ def test_a_tap_sends_the_same_statements_however_long_the_session(
         [
             *GATE_AND_LOCK,
             'UPDATE "tracker_standingtally"',  # the running totals, every player at once
+            'UPDATE "tracker_session" SET "standings_version"',  # live standings: rows moved
             'UPDATE "tracker_dealplayer"',
             'UPDATE "tracker_deal"',  # filed
             'INSERT INTO "tracker_ledgerline"',  # its money

@@ -430,6 +430,7 @@ NOT_EXPORTED = {
     "deal": "implied by nesting",
     "token": "only with --with-tokens",
     "version": "a counter for watching phones, not data: an import starts it again",
+    "standings_version": "the same, for the standings' rows",
 }
 
 

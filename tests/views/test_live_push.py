@@ -16,7 +16,13 @@ from django_htmx.middleware import HtmxDetails
 
 from tests.views.helpers import htmx, open_deal, play_deals
 from tracker.access import Role
-from tracker.services import deal_tap, share_link_create, share_link_revoke
+from tracker.services import (
+    deal_tap,
+    player_rename,
+    players_change,
+    share_link_create,
+    share_link_revoke,
+)
 from tracker.views import standings as standings_views
 from tracker.views.doors import reach
 
@@ -210,3 +216,63 @@ def test_an_unchanged_table_answers_an_empty_204(watching):
     direct = standings_views.standings(request, token=link.token)
 
     assert (direct.status_code, direct.content) == (204, b"")
+
+
+def _stream_of(url, seen):
+    response = Client().get(url, {"show": "standings", "seen": seen})
+    stream = iter(response.streaming_content)
+    next(stream)
+    return response, stream
+
+
+def _said_after_a_change(stream):
+    """What the stream says at its next look (it reads the version every second)."""
+    assert next(stream) == b":\n\n"
+    return events(next(stream))
+
+
+def test_a_tap_that_moves_no_row_is_told_without_reading_the_rows(
+    watching, table, actor, django_assert_num_queries
+):
+    """The rows are compared again only when the session's standings_version moved: a
+    tap that files nothing costs the stream the version and the link alone."""
+    _link, url, seen = watching
+    session, players = table
+    response, stream = _stream_of(url, seen)
+
+    deal = open_deal(session)
+    deal_tap(deal_id=deal.pk, player_id=players["Alice"].pk, actor=actor)  # files nothing
+    assert next(stream) == b":\n\n"
+    # The version read each second, then the link with its session: no running totals.
+    with django_assert_num_queries(2):
+        said = events(next(stream))
+    hang_up(response)
+    session.refresh_from_db()
+    assert said == [{"data": str(session.version)}]
+
+
+def test_a_player_renamed_is_sent_in_the_rows(watching, table, actor):
+    _link, url, seen = watching
+    session, players = table
+    response, stream = _stream_of(url, seen)
+
+    player_rename(player=players["Cara"], name="Carolina")
+
+    standings, _version = _said_after_a_change(stream)
+    hang_up(response)
+    assert standings["event"] == "standings"
+    assert "Carolina" in standings["data"]
+
+
+def test_a_player_seated_is_sent_in_the_rows(watching, table, actor):
+    _link, url, seen = watching
+    session, _players = table
+    response, stream = _stream_of(url, seen)
+
+    deal = open_deal(session)
+    players_change(session_id=session.pk, deal_id=deal.pk, change="name", target="Eve", actor=actor)
+
+    standings, _version = _said_after_a_change(stream)
+    hang_up(response)
+    assert standings["event"] == "standings"
+    assert "Eve" in standings["data"]

@@ -50,6 +50,11 @@ class Session(models.Model):
     # Moves on with every change a screen shows (in the change's own transaction), so a
     # phone that saw version N knows it is stale once N+1 commits (tracker.services.locks).
     version = models.PositiveBigIntegerField(default=0)
+    # Moves on (with `version`) only when what the standings' rows show may have changed:
+    # the running totals, who sits at the table, a player's name. A live standings page
+    # reads its rows again only then, not at each of the taps between filings
+    # (tracker.views.live).
+    standings_version = models.PositiveBigIntegerField(default=0)
     # Who ended it (End match): an account, or the scorer link passed round the table.
     ended_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,

@@ -22,6 +22,19 @@ NO_SESSION = gettext_noop("There is no session %(id)s.")
 SESSION_ENDED = gettext_noop("This session has ended.")
 
 
+# An update that moves a session on, its standings' rows too (`Session.standings_version`).
+MOVED_WITH_STANDINGS = {
+    "version": F("version") + 1,
+    "standings_version": F("standings_version") + 1,
+}
+
+
+def standings_moved(session_id: int) -> None:
+    """The session's standings rows may have changed (in a write that has moved its
+    version on already): a live standings page reads them again. One statement."""
+    Session.objects.filter(pk=session_id).update(standings_version=F("standings_version") + 1)
+
+
 def locked_session(session_id: int) -> Session:
     """The session row (with its circle), locked until the transaction ends, its version
     moved on: whatever the caller changes, a watching phone will see."""
@@ -55,7 +68,7 @@ def sessions_of_player_changed(player_id: int) -> None:
     """Move on the version of every session the player shows on (`sessions_of_players`):
     their name or how they are paid shows on its pages, which must learn of the change.
     One query; no lock is taken (nothing else of the sessions changes)."""
-    sessions_of_players([player_id]).update(version=F("version") + 1)
+    sessions_of_players([player_id]).update(**MOVED_WITH_STANDINGS)
 
 
 def sessions_of_players(players: Iterable[int] | QuerySet[Player]) -> QuerySet[Session]:

@@ -13,7 +13,12 @@ from tracker.errors import Conflict, Invalid, refused_by_rules
 from tracker.models import Circle, Deal, DealPlayer, Player, Seat, Session, StandingTally
 from tracker.records import live_records
 from tracker.services.circles import clean_name, name_key
-from tracker.services.locks import locked_session, open_deal_of, sessions_of_player_changed
+from tracker.services.locks import (
+    locked_session,
+    open_deal_of,
+    sessions_of_player_changed,
+    standings_moved,
+)
 from tracker.services.results import deal_before, next_opening, reopen
 
 ALREADY_A_PLAYER = gettext_noop("%(name)s is already a player in %(circle)s.")
@@ -105,6 +110,7 @@ def seat(session: Session, players: Sequence[Player], actor: Actor) -> None:
         (StandingTally(session=session, player=player) for player in players),
         ignore_conflicts=True,  # players who sat before keep their totals
     )
+    standings_moved(session.pk)  # who is at the table: rows come and go
 
 
 @transaction.atomic

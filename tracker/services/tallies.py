@@ -4,12 +4,13 @@ read one row a player however long the session (`scoring.standing`)."""
 from __future__ import annotations
 
 from django.db import connection, transaction
-from django.db.models import F, Prefetch
+from django.db.models import Prefetch
 
 import scoring
 import scoring.standing
 from tracker.models import DealEvent, DealPlayer, Session, StandingTally, Tap, counted
 from tracker.records import Row, deal_facts
+from tracker.services.locks import MOVED_WITH_STANDINGS, standings_moved
 
 _ADD = """
 UPDATE {table} SET {sets}
@@ -45,6 +46,7 @@ def add_to_tallies(session_id: int, change: dict[int, scoring.standing.Tally]) -
     with connection.cursor() as cursor:
         cursor.execute(_ADD.format(table=table, sets=sets, rows=rows), [*values, session_id])
         added = cursor.rowcount
+    standings_moved(session_id)
     if added == len(players):
         return
     have = set(
@@ -96,7 +98,7 @@ def session_tallies_rebuild(*, session: Session) -> None:
             totals[player] = totals.get(player, scoring.standing.Tally()) + tally
     # The pages and the API keep reads by the session's version (tracker.answers): a
     # repair must move it on, or the workers would go on showing the totals it replaced.
-    Session.objects.filter(pk=session.pk).update(version=F("version") + 1)
+    Session.objects.filter(pk=session.pk).update(**MOVED_WITH_STANDINGS)
     StandingTally.objects.filter(session=session).delete()  # derived; rebuilt here
     StandingTally.objects.bulk_create(
         StandingTally(

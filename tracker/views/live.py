@@ -11,9 +11,11 @@ The standings page asks for more (`?show=standings&seen=<the rows it shows>`): t
 stream sends the standings fragment itself (`event: standings`, its rows' `seen` as the
 event's id) whenever the rows differ from those the page shows, at once and after each
 change, so a watching phone never asks. A change that moves no row (two taps out of
-three) sends nothing but the version. The fragment is kept by version
-(`tracker.answers`): the streams a process holds for one table render it once between
-them. A reconnecting browser names the rows it last got (`Last-Event-ID`).
+three) sends nothing but the version, and is not even compared: the rows are read again
+only when the session's `standings_version` moved (running totals, seats, names). The
+fragment is kept by version (`tracker.answers`): the streams a process holds for one
+table render it once between them. A reconnecting browser names the rows it last got
+(`Last-Event-ID`).
 
 Every stream reads the link or the membership again at each change (one query), so a
 revoked link or a removed member hears no more.
@@ -73,6 +75,7 @@ class _Follower:
     version: int = 0
     push: bool = False
     seen: str = ""
+    rows_at: int = -1  # the `standings_version` the rows were last compared at
 
     def look(self, page: SessionPage | None = None) -> str | None:
         """The events that tell the page what changed since it last heard: the version,
@@ -85,8 +88,11 @@ class _Follower:
                 )
             self.session = page.session.pk
             said = ""
-            if self.push:
+            # The rows are compared again only when they may have moved: two taps in
+            # three (and every event) move the version on but no row.
+            if self.push and page.session.standings_version != self.rows_at:
                 self.seen, fragment = standings.pushed(self.request, page, self.seen)
+                self.rows_at = page.session.standings_version
                 if fragment is not None:
                     said = _standings_event(self.seen, fragment)
             if said or page.session.version > self.version:
