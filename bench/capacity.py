@@ -4,7 +4,8 @@
                                        [--watch stream|push|poll] [--workers 0]
 
 Each table has one scorer tapping a player out every 20 seconds (through the API, with
-the table's scorer link; three taps file a deal and the next one opens) and three phones
+the table's scorer link; three taps file a deal and the next one opens; each table starts
+somewhere in its deal, so a third of the taps file, as at real tables) and three phones
 watching: two with the standings open, and the scorer's own tap screen. With
 `--watch stream` (what the pages do) each phone listens to the session's live stream and
 the standings fetch their fragment when a newer version is announced; with
@@ -74,6 +75,7 @@ class Table:
     scorer: str
     viewer: str
     start_version: int
+    already_out: int = 0  # players out of the first deal before the play began
     sent: list[float] = field(default_factory=list)  # when each tap was sent
 
 
@@ -95,7 +97,7 @@ def make_tables(count: int) -> list[Table]:
 
     from tracker.access import Actor
     from tracker.models import Session
-    from tracker.services import circle_create, session_create, share_link_create
+    from tracker.services import circle_create, deal_tap, session_create, share_link_create
 
     user = get_user_model().objects.create_user(f"bench-{secrets.token_hex(3)}", password="x")
     actor = Actor(user=user)
@@ -108,11 +110,19 @@ def make_tables(count: int) -> list[Table]:
         scorer = share_link_create(session_id=session.pk, role="scorer", actor=actor)
         viewer = share_link_create(session_id=session.pk, role="viewer", actor=actor)
         seats = list(session.seats.order_by("position").values_list("player_id", flat=True))
+        deal = session.deals.get().pk
+        # Each table is somewhere in its deal, as real tables are: begun together, every
+        # table's third tap (the one that files) would fall in the same 20 s, a storm of
+        # filings every minute that only a bench makes.
+        already_out = number % 3
+        for player in seats[:already_out]:
+            deal_tap(deal_id=deal, player_id=player, actor=actor)
         tables.append(
             Table(
                 session=session.pk,
-                deal=session.deals.get().pk,
+                deal=deal,
                 players=seats,
+                already_out=already_out,
                 scorer=scorer.token,
                 viewer=viewer.token,
                 start_version=Session.objects.get(pk=session.pk).version,
@@ -124,7 +134,7 @@ def make_tables(count: int) -> list[Table]:
 async def scorer(client: httpx.AsyncClient, table: Table, until: float, out: Figures) -> None:
     await asyncio.sleep(random.uniform(0, TAP_EVERY))
     headers = {"Authorization": f"Share {table.scorer}"}
-    out_this_deal = deals = 0
+    out_this_deal, deals = table.already_out, 0
     while time.monotonic() < until:
         first = deals % 4  # each deal another finishing order
         player = (table.players[first:] + table.players[:first])[out_this_deal]
