@@ -32,11 +32,7 @@ from tracker.models import (
     ShareLink,
     Tap,
 )
-from tracker.services.locks import MOVED_WITH_STANDINGS, sessions_of_players
-
-
-def _move_versions(session_ids: Iterable[int]) -> None:
-    Session.objects.filter(pk__in=list(session_ids)).update(**MOVED_WITH_STANDINGS)
+from tracker.services.locks import sessions_moved_on, sessions_of_players
 
 
 class MovesVersions(admin.ModelAdmin):
@@ -53,6 +49,9 @@ class MovesVersions(admin.ModelAdmin):
         model = self.model
         return set(self.sessions_of(model._default_manager.filter(pk__in=pks)))
 
+    def _moved_on(self, session_ids: set[int]) -> None:
+        sessions_moved_on(Session.objects.filter(pk__in=session_ids))
+
     def save_model(self, request, obj, form, change):
         # The sessions it showed on before (a payment moved to another session, say);
         # the versions move once, in `save_related`, which the admin calls next.
@@ -62,18 +61,18 @@ class MovesVersions(admin.ModelAdmin):
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)  # inlines: a session's seats
         obj = form.instance
-        _move_versions(getattr(obj, "_sessions_before", set()) | self._ids([obj]))
+        self._moved_on(getattr(obj, "_sessions_before", set()) | self._ids([obj]))
 
     def delete_model(self, request, obj):
         moved = self._ids([obj])
         super().delete_model(request, obj)
-        _move_versions(moved)
+        self._moved_on(moved)
 
     @transaction.atomic  # the changelist's action runs outside one (found by a review)
     def delete_queryset(self, request, queryset):
         moved = self._ids(queryset)
         super().delete_queryset(request, queryset)
-        _move_versions(moved)
+        self._moved_on(moved)
 
 
 class ReadOnlyInline(admin.TabularInline):

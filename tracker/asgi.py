@@ -64,8 +64,7 @@ class BodyLimit:
                 # middleware would.
                 request = ASGIRequest(scope, io.BytesIO())
                 with translation.override(translation.get_language_from_request(request)):
-                    response = body_too_large(scope["path"], most)
-                response["Connection"] = "close"
+                    response = body_too_large(scope["path"], most, close=True)
                 await _answer(response, send)
                 log_request(request, response, started)
         else:  # the server reads no more than the length declared

@@ -185,20 +185,19 @@ class RequestBodyLimitMiddleware:
             length = 0  # Django reads a malformed length as no body, and so do we
         if most is None or length <= most:
             return self.get_response(request)
-        response = body_too_large(request.path, most)
-        if isinstance(request, ASGIRequest):
-            response["Connection"] = "close"
-        return response
+        return body_too_large(request.path, most, close=isinstance(request, ASGIRequest))
 
 
-def body_too_large(path: str, most: int) -> HttpResponse:
+def body_too_large(path: str, most: int, *, close: bool) -> HttpResponse:
     """The 413 for a body over `most` bytes: JSON under /api/, a sentence elsewhere.
-    `Connection: close` is for an ASGI server (the rest of the body is never read); a
-    WSGI application may not send it (PEP 3333: `make run`'s server answered 500)."""
+    `close` (`Connection: close`) only for an ASGI server (the rest of the body is never
+    read); a WSGI application may not send it (PEP 3333: `make run`'s server answered 500)."""
     detail = str(BODY_TOO_LARGE) % {"most": most}
     response: HttpResponse
     if path.startswith("/api/"):
         response = JsonResponse({"detail": detail, "code": "body_too_large"}, status=413)
     else:
         response = HttpResponse(detail, status=413, content_type="text/plain; charset=utf-8")
+    if close:
+        response["Connection"] = "close"
     return response

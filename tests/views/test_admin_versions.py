@@ -87,18 +87,37 @@ def _payment(session, players, actor, amount="1.00"):
     )
 
 
-# --- Defect: the Session change form posts the version back ---------------------------
+@pytest.fixture
+def moves_seen(monkeypatch):
+    """For a payment: each time the admin moves versions on, whether it was inside a
+    transaction and whether the payment was still there."""
+
+    def watch(payment):
+        seen = []
+        moving = tracker_admin.sessions_moved_on
+
+        def watched(sessions):
+            exists = Payment.objects.filter(pk=payment.pk).exists()
+            seen.append((connection.in_atomic_block, exists))
+            moving(sessions)
+
+        monkeypatch.setattr(tracker_admin, "sessions_moved_on", watched)
+        return seen
+
+    return watch
+
+
+# --- The admin never sets a version: a session's form posts none back -----------------
 
 
 def test_a_session_saved_from_a_form_read_before_a_tap_does_not_take_its_version_back(
     operator, make_session, actor
 ):
-    """DEFECT. `version` is an ordinary editable field of SessionAdmin's form, so saving
-    writes back the version the page was read at, and `save_related` adds one to that.
-    A tap between reading and saving the form (a table playing while the operator fixes
-    the session's name) takes the version back to one the session already had: answers
-    kept under it (`tracker.answers`) are served again for a different state, and streams
-    (`Hub.changed`, `_Follower.look`) ignore versions not past the one they said."""
+    """A tap between reading and saving a session's form (a table playing while the
+    operator fixes its name): had the form posted back the version it was read at, the
+    session would take a version it already had, whose kept answers (`tracker.answers`)
+    would be served again for another state, and which streams (`Hub.changed`,
+    `_Follower.look`) would ignore as not past the one they said. Found by a review."""
     session, players = make_session()
     url, data = read_form(operator, Session.objects.get(pk=session.pk), name="Saturday")
     read_at = version(session)
@@ -126,8 +145,8 @@ def test_a_session_saved_from_a_form_read_before_a_tap_does_not_take_its_version
 def test_the_version_an_operator_types_in_is_not_what_the_session_gets(
     operator, make_session, actor
 ):
-    """DEFECT (same cause): the change form offers `version` for editing; an operator who
-    types a lower number in sends every watching phone's version backwards."""
+    """A number typed in for `version` is not taken: a lower one would send every
+    watching phone's version backwards."""
     session, players = make_session()
     play_deals(session, players, 1, actor)
     before = version(session)
@@ -137,30 +156,22 @@ def test_the_version_an_operator_types_in_is_not_what_the_session_gets(
     assert version(session) == before + 1
 
 
-# --- Defect: the bulk "delete selected" action is not one transaction ----------------
+# --- The changelist's "delete selected" moves versions in its transaction -------------
 
 
 @pytest.mark.django_db(transaction=True)
 def test_payments_deleted_with_the_changelist_action_move_versions_in_the_same_transaction(
-    admin_client, user, circle, make_session, actor, monkeypatch
+    admin_client, user, circle, make_session, actor, moves_seen
 ):
-    """DEFECT (smaller). The delete page runs in the admin's transaction, but the
-    changelist's "delete selected" action does not (ATOMIC_REQUESTS is off): the rows are
-    deleted and committed, and only afterwards, in a transaction of its own, the versions
-    move. In between a page computes the new state and keeps it under the old version;
-    and a failure of the second statement leaves the deletion committed with no version
-    moved (every kept answer stale for good, no stream told)."""
+    """Django runs the changelist's actions outside a transaction (ATOMIC_REQUESTS is
+    off). Deleted and committed first, the versions moved after, a page could keep the new
+    state under the old version, and a failure in between would leave the deletion with
+    no version moved (every kept answer stale for good, no stream told). Found by a
+    review."""
     session, players = make_session()
     play_deals(session, players, 1, actor)
     payment = _payment(session, players, actor)
-    seen = []
-    moving = tracker_admin._move_versions
-
-    def watched(ids):
-        seen.append((connection.in_atomic_block, Payment.objects.filter(pk=payment.pk).exists()))
-        moving(ids)
-
-    monkeypatch.setattr(tracker_admin, "_move_versions", watched)
+    seen = moves_seen(payment)
     before = version(session)
 
     answer = admin_client.post(
@@ -175,31 +186,23 @@ def test_payments_deleted_with_the_changelist_action_move_versions_in_the_same_t
     assert seen == [(True, False)]
 
 
-# --- GUARDS: verified and fine ------------------------------------------------------
+# --- Moving, adding, deleting, refusing ------------------------------------------------------
 
 
 @pytest.mark.django_db(transaction=True)
 def test_guard_the_delete_page_moves_the_version_in_its_transaction(
-    admin_client, user, circle, make_session, actor, monkeypatch
+    admin_client, user, circle, make_session, actor, moves_seen
 ):
-    """GUARD (passes): the control for the bulk-action test above, measured the same way."""
+    """the control for the bulk-action test above, measured the same way."""
     session, players = make_session()
     payment = _payment(session, players, actor)
-    seen = []
-    moving = tracker_admin._move_versions
-
-    def watched(ids):
-        seen.append((connection.in_atomic_block, Payment.objects.filter(pk=payment.pk).exists()))
-        moving(ids)
-
-    monkeypatch.setattr(tracker_admin, "_move_versions", watched)
+    seen = moves_seen(payment)
     url = reverse("admin:tracker_payment_delete", args=[payment.pk])
     assert admin_client.post(url, {"post": "yes"}).status_code == 302
     assert seen == [(True, False)]
 
 
 def test_guard_a_payment_moved_to_another_session_moves_both_on(operator, make_session, actor):
-    """GUARD (passes)."""
     session, players = make_session()
     other, _ = make_session()
     payment = _payment(session, players, actor)
@@ -215,7 +218,6 @@ def test_guard_a_payment_moved_to_another_session_moves_both_on(operator, make_s
 
 
 def test_guard_a_link_moved_to_another_session_moves_both_on(operator, make_session, actor):
-    """GUARD (passes)."""
     session, _ = make_session()
     other, _ = make_session()
     link = share_link_create(session_id=session.pk, role="viewer", actor=actor)
@@ -231,7 +233,7 @@ def test_guard_a_link_moved_to_another_session_moves_both_on(operator, make_sess
 def test_guard_a_payment_added_in_the_admin_moves_its_session_on_once(
     operator, make_session, actor
 ):
-    """GUARD (passes): the add form (save_model with no pk, then save_related)."""
+    """the add form (save_model with no pk, then save_related)."""
     session, players = make_session()
     before = version(session)
     now = timezone.localtime()
@@ -254,7 +256,7 @@ def test_guard_a_payment_added_in_the_admin_moves_its_session_on_once(
 def test_guard_payments_deleted_in_bulk_move_each_of_their_sessions_on_once(
     operator, make_session, actor
 ):
-    """GUARD (passes): delete_queryset, two sessions, a constant number of queries."""
+    """delete_queryset, two sessions, a constant number of queries."""
     first, first_players = make_session()
     second, second_players = make_session()
     payments = [
@@ -284,7 +286,7 @@ def test_guard_payments_deleted_in_bulk_move_each_of_their_sessions_on_once(
 def test_guard_a_player_who_played_is_refused_deletion_not_a_server_error(
     operator, make_session, actor
 ):
-    """GUARD (passes): PROTECT shows Django's refusal, on the page and in bulk."""
+    """PROTECT shows Django's refusal, on the page and in bulk."""
     session, players = make_session()
     play_deals(session, players, 1, actor)
     before = version(session)
@@ -304,7 +306,7 @@ def test_guard_a_player_who_played_is_refused_deletion_not_a_server_error(
 
 
 def test_guard_a_session_is_refused_deletion_in_the_admin(operator, make_session, actor):
-    """GUARD (passes): a session always has a deal (one opens when it starts) and deals
+    """a session always has a deal (one opens when it starts) and deals
     may not be deleted in the admin, so deleting a session is refused (403, Django's
     "permission needed") and nothing moves; this was so before the change too."""
     session, players = make_session()
@@ -319,7 +321,6 @@ def test_guard_a_session_is_refused_deletion_in_the_admin(operator, make_session
 
 
 def test_guard_an_edit_that_changes_nothing_saves_and_moves_on_once(operator, make_session):
-    """GUARD (passes)."""
     session, players = make_session()
     for obj in (players["Ben"], Session.objects.get(pk=session.pk), Circle.objects.get()):
         before = version(session)
@@ -328,7 +329,7 @@ def test_guard_an_edit_that_changes_nothing_saves_and_moves_on_once(operator, ma
 
 
 def test_guard_every_admin_page_answers(operator, make_session, actor):
-    """GUARD (passes): changelist, add and change of every registered model."""
+    """changelist, add and change of every registered model."""
     session, players = make_session()
     play_deals(session, players, 1, actor)
     _payment(session, players, actor)

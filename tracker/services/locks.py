@@ -22,11 +22,10 @@ NO_SESSION = gettext_noop("There is no session %(id)s.")
 SESSION_ENDED = gettext_noop("This session has ended.")
 
 
-# An update that moves a session on, its standings' rows too (`Session.standings_version`).
-MOVED_WITH_STANDINGS = {
-    "version": F("version") + 1,
-    "standings_version": F("standings_version") + 1,
-}
+def sessions_moved_on(sessions: QuerySet[Session]) -> None:
+    """Move on the version of these sessions, and their standings' rows' (a name, a
+    repair, an edit in the admin: anything the rows may show). One statement; no lock."""
+    sessions.update(version=F("version") + 1, standings_version=F("standings_version") + 1)
 
 
 def standings_moved(session_id: int) -> None:
@@ -68,7 +67,7 @@ def sessions_of_player_changed(player_id: int) -> None:
     """Move on the version of every session the player shows on (`sessions_of_players`):
     their name or how they are paid shows on its pages, which must learn of the change.
     One query; no lock is taken (nothing else of the sessions changes)."""
-    sessions_of_players([player_id]).update(**MOVED_WITH_STANDINGS)
+    sessions_moved_on(sessions_of_players([player_id]))
 
 
 def sessions_of_players(players: Iterable[int] | QuerySet[Player]) -> QuerySet[Session]:

@@ -10,7 +10,7 @@ import scoring
 import scoring.standing
 from tracker.models import DealEvent, DealPlayer, Session, StandingTally, Tap, counted
 from tracker.records import Row, deal_facts
-from tracker.services.locks import MOVED_WITH_STANDINGS, standings_moved
+from tracker.services.locks import sessions_moved_on, standings_moved
 
 _ADD = """
 UPDATE {table} SET {sets}
@@ -98,7 +98,7 @@ def session_tallies_rebuild(*, session: Session) -> None:
             totals[player] = totals.get(player, scoring.standing.Tally()) + tally
     # The pages and the API keep reads by the session's version (tracker.answers): a
     # repair must move it on, or the workers would go on showing the totals it replaced.
-    Session.objects.filter(pk=session.pk).update(**MOVED_WITH_STANDINGS)
+    sessions_moved_on(Session.objects.filter(pk=session.pk))
     StandingTally.objects.filter(session=session).delete()  # derived; rebuilt here
     StandingTally.objects.bulk_create(
         StandingTally(
