@@ -50,7 +50,7 @@ class MovesVersions(admin.ModelAdmin):
         return set(self.sessions_of(model._default_manager.filter(pk__in=pks)))
 
     def _moved_on(self, session_ids: set[int]) -> None:
-        sessions_moved_on(Session.objects.filter(pk__in=session_ids))
+        sessions_moved_on(Session.objects.filter(pk__in=session_ids), access=True)
 
     def save_model(self, request, obj, form, change):
         # The sessions it showed on before (a payment moved to another session, say);
@@ -131,7 +131,7 @@ class SessionAdmin(MovesVersions):
     inlines = [SeatInline]
     # Moved on by every change, never set: a form read before a tap would take the
     # version back to one the session already had (found by a review).
-    readonly_fields = ["version", "standings_version"]
+    readonly_fields = ["version", "standings_version", "access_version"]
 
     def sessions_of(self, objects):
         return objects.values_list("pk", flat=True)

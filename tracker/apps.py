@@ -8,12 +8,13 @@ class TrackerConfig(AppConfig):
 
     def ready(self) -> None:
         from django.contrib.auth import get_user_model
-        from django.db.models.signals import post_save, pre_save
+        from django.db.models.signals import post_save, pre_delete, pre_save
 
-        from tracker.services import accounts
+        from tracker.services import accounts, members
 
         user_model = get_user_model()
         pre_save.connect(accounts.note_password_change, sender=user_model, dispatch_uid="pw-note")
         post_save.connect(
             accounts.revoke_on_password_change, sender=user_model, dispatch_uid="pw-revoke"
         )
+        pre_delete.connect(members.account_going, sender=user_model, dispatch_uid="leaving")

@@ -1,14 +1,16 @@
 """Live updates: a phone watching a session learns of its next change without asking.
 
 Every change to a session moves its `version` on in the change's own transaction
-(`tracker.services.locks`). On PostgreSQL a trigger on that column sends
-`NOTIFY squarescores_session, '<session id>:<version>'`, delivered when the change
-commits (migration 0012). Each server process that streams live updates holds one
-listening connection (`Hub`) and wakes the streams that watch the session; a watching
-phone costs no requests and no queries while nothing changes.
+(`tracker.services.locks`), and its `standings_version` or `access_version` when it may
+have moved the standings' rows or narrowed who reaches it. On PostgreSQL a trigger sends
+`NOTIFY squarescores_session, '<session id>:<version>:<standings_version>:<access_version>'`
+as the change commits (migrations 0012, 0018). Each server process that streams live
+updates holds one listening connection (`Hub`) and wakes the streams that watch the
+session; a watching phone costs no requests and no queries while nothing changes, and a
+stream reads nothing for a change that moved neither its rows nor its access.
 
 Without PostgreSQL's notifications (SQLite; the listening connection lost and not yet
-back) the hub reads the versions of every watched session in one query a second instead,
+back) the hub reads the counters of every watched session in one query a second instead,
 so a change is never missed, only learnt up to a second later.
 
 The streams themselves are `tracker.views.live`; this module is the part shared by a
@@ -22,6 +24,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Iterable
+from dataclasses import dataclass
 
 import psycopg
 from asgiref.sync import sync_to_async
@@ -33,30 +36,59 @@ CHANNEL = "squarescores_session"
 POLL_EVERY = 1.0  # seconds, while notifications are not coming
 RECONNECT_AFTER = (1, 2, 5, 10, 30)  # seconds, between attempts to listen again
 REMEMBERED = 50_000  # the latest versions kept, of sessions changed lately
+UNKNOWN = -1  # a counter a notification did not say (a server of before migration 0018)
+COUNTERS = ("version", "standings_version", "access_version")
 
 logger = logging.getLogger("squarescores.live")
 
 
-def _versions(session_ids: Iterable[int]) -> dict[int, int]:
-    """The current versions of sessions, in one query (for the polling fallback), leaving
+@dataclass(frozen=True)
+class Versions:
+    """A session's counters as a change committed them: `version` (moved by every change),
+    `rows` (its `standings_version`: the standings' rows may have moved) and `access` (its
+    `access_version`: who may reach it may have narrowed). A counter not known is
+    `UNKNOWN`, which no stream holds: it reads again."""
+
+    version: int
+    rows: int = UNKNOWN
+    access: int = UNKNOWN
+
+    @classmethod
+    def of(cls, session: Session) -> Versions:
+        return cls(session.version, session.standings_version, session.access_version)
+
+    @classmethod
+    def said(cls, payload: str) -> tuple[int, Versions] | None:
+        """The session and its counters a notification says (`'<id>:<version>:<rows>:
+        <access>'`, or `'<id>:<version>'` from a trigger before migration 0018)."""
+        try:
+            session_id, *counters = (int(part) for part in payload.split(":"))
+            return session_id, cls(*counters[:3])
+        except (TypeError, ValueError):  # not ours: too few parts, or not numbers
+            return None
+
+
+def _versions(session_ids: Iterable[int]) -> dict[int, Versions]:
+    """The current counters of sessions, in one query (for the polling fallback), leaving
     no connection open behind it."""
     try:
-        return dict(Session.objects.filter(pk__in=list(session_ids)).values_list("pk", "version"))
+        rows = Session.objects.filter(pk__in=list(session_ids)).values_list("pk", *COUNTERS)
+        return {session_id: Versions(*counters) for session_id, *counters in rows}
     finally:
         close_old_connections()
         connection.close()
 
 
 class Hub:
-    """The sessions this process's streams watch, and their latest versions.
+    """The sessions this process's streams watch, and their latest counters.
 
-    `wait(session, after, timeout)` returns the session's version once it is past `after`
-    (None on timeout). One task per process listens for notifications; it starts with the
-    first stream and falls back to polling while it cannot listen.
+    `wait(session, after, timeout)` returns the session's counters once its version is
+    past `after` (None on timeout). One task per process listens for notifications; it
+    starts with the first stream and falls back to polling while it cannot listen.
     """
 
     def __init__(self) -> None:
-        self._latest: dict[int, int] = {}
+        self._latest: dict[int, Versions] = {}
         self._changed: dict[int, asyncio.Event] = {}
         self._watchers: dict[int, int] = {}
         self._task: asyncio.Task[None] | None = None
@@ -80,16 +112,14 @@ class Hub:
                 del self._watchers[session_id]
                 self._changed.pop(session_id, None)
 
-    def latest(self, session_id: int, known: int) -> int:
-        return max(known, self._latest.get(session_id, known))
-
-    async def wait(self, session_id: int, after: int, timeout: float) -> int | None:
-        """The session's version once it is past `after`; None after `timeout` seconds."""
+    async def wait(self, session_id: int, after: int, timeout: float) -> Versions | None:
+        """The session's counters once its version is past `after`; None after `timeout`
+        seconds."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
-            latest = self._latest.get(session_id, after)
-            if latest > after:
+            latest = self._latest.get(session_id)
+            if latest is not None and latest.version > after:
                 return latest
             event = self._changed.setdefault(session_id, asyncio.Event())
             left = deadline - loop.time()
@@ -100,14 +130,17 @@ class Hub:
 
     # --- Learning of changes ----------------------------------------------------------
 
-    def changed(self, session_id: int, version: int) -> None:
-        if version <= self._latest.get(session_id, -1):
+    def changed(self, session_id: int, versions: Versions) -> None:
+        """A change committed. Every change moves the version on, and the counters said
+        with the highest are the session as it is: an older notice changes nothing."""
+        known = self._latest.get(session_id)
+        if known is not None and versions.version <= known.version:
             return
         if session_id not in self._latest and len(self._latest) >= REMEMBERED:
             for stale in list(self._latest)[: REMEMBERED // 10]:  # the oldest tenth
                 if stale not in self._watchers:
                     del self._latest[stale]
-        self._latest[session_id] = version
+        self._latest[session_id] = versions
         event = self._changed.pop(session_id, None)
         if event is not None:
             event.set()  # wakes every stream of the session; the next wait makes a new one
@@ -141,22 +174,23 @@ class Hub:
             # Whatever changed while nobody listened: one query for every watched session.
             if self._watchers:
                 rows = await listener.execute(
-                    f"SELECT id, version FROM {Session._meta.db_table} WHERE id = ANY(%s)",
+                    f"SELECT id, {', '.join(COUNTERS)} FROM {Session._meta.db_table}"
+                    " WHERE id = ANY(%s)",
                     [list(self._watchers)],
                 )
-                for session_id, version in await rows.fetchall():
-                    self.changed(session_id, version)
+                for session_id, *counters in await rows.fetchall():
+                    self.changed(session_id, Versions(*counters))
             async for notice in listener.notifies():
-                session_id, _, version = notice.payload.partition(":")
-                with contextlib.suppress(ValueError):
-                    self.changed(int(session_id), int(version))
+                said = Versions.said(notice.payload)
+                if said is not None:
+                    self.changed(*said)
 
     async def _poll(self) -> None:
         if not self._watchers:
             return
         versions = await sync_to_async(_versions, thread_sensitive=False)(list(self._watchers))
-        for session_id, version in versions.items():
-            self.changed(session_id, version)
+        for session_id, counters in versions.items():
+            self.changed(session_id, counters)
 
 
 _hubs: dict[asyncio.AbstractEventLoop, Hub] = {}

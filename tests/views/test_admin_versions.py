@@ -96,10 +96,10 @@ def moves_seen(monkeypatch):
         seen = []
         moving = tracker_admin.sessions_moved_on
 
-        def watched(sessions):
+        def watched(sessions, **counters):
             exists = Payment.objects.filter(pk=payment.pk).exists()
             seen.append((connection.in_atomic_block, exists))
-            moving(sessions)
+            moving(sessions, **counters)
 
         monkeypatch.setattr(tracker_admin, "sessions_moved_on", watched)
         return seen

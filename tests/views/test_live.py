@@ -10,8 +10,9 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.views.helpers import htmx, play_deals
-from tracker.live import Hub
+from tracker.live import UNKNOWN, Hub, Versions
 from tracker.services import share_link_create
+from tracker.views.live import _Follower
 
 pytestmark = pytest.mark.django_db
 
@@ -100,20 +101,61 @@ def test_the_hub_wakes_the_streams_of_a_session_that_changed():
         waiting = [asyncio.create_task(hub.wait(7, after=3, timeout=5)) for _ in range(3)]
         other = asyncio.create_task(hub.wait(8, after=1, timeout=0.2))
         await asyncio.sleep(0.01)
-        hub.changed(7, 4)
+        hub.changed(7, Versions(4, 2, 1))
         return await asyncio.gather(*waiting), await other
 
     woken, untouched = asyncio.run(scenario())
 
-    assert woken == [4, 4, 4]
+    assert woken == [Versions(4, 2, 1)] * 3
     assert untouched is None  # another session's change wakes nobody here
 
 
 def test_the_hub_remembers_a_change_that_came_before_the_stream_waited():
     async def scenario():
         hub = Hub()
-        hub.changed(7, 5)
-        hub.changed(7, 4)  # a late, older notice changes nothing
-        return await hub.wait(7, after=3, timeout=0.1), hub.latest(7, 3), hub.latest(9, 2)
+        hub.changed(7, Versions(5, 3, 1))
+        hub.changed(7, Versions(4, 3, 0))  # a late, older notice changes nothing
+        return (
+            await hub.wait(7, after=3, timeout=0.1),
+            await hub.wait(7, after=5, timeout=0.01),  # nothing newer than 5
+            await hub.wait(9, after=2, timeout=0.01),  # nothing of session 9
+        )
 
-    assert asyncio.run(scenario()) == (5, 5, 2)
+    assert asyncio.run(scenario()) == (Versions(5, 3, 1), None, None)
+
+
+@pytest.mark.parametrize(
+    ("payload", "said"),
+    [
+        ("7:12:4:2", (7, Versions(12, 4, 2))),
+        # A trigger of before migration 0018: the other counters unknown, so read again.
+        ("7:12", (7, Versions(12, UNKNOWN, UNKNOWN))),
+        ("7", None),
+        ("", None),
+        ("7:x:1:1", None),
+        ("seven:1:1:1", None),
+    ],
+)
+def test_what_a_notification_says(payload, said):
+    assert Versions.said(payload) == said
+
+
+def test_a_stream_reads_again_only_when_its_access_or_its_rows_moved():
+    tap_screen = _Follower(request=None, session_id=1, token=None, version=5)
+    tap_screen.rows_at, tap_screen.access_at = 2, 1
+    standings = _Follower(request=None, session_id=1, token=None, version=5, push=True)
+    standings.rows_at, standings.access_at = 2, 1
+
+    a_tap = Versions(6, 2, 1)
+    a_filing = Versions(6, 3, 1)
+    a_link_revoked = Versions(6, 2, 2)
+    said_by_an_older_trigger = Versions(6)
+    assert not tap_screen.must_look(a_tap) and not standings.must_look(a_tap)
+    assert not tap_screen.must_look(a_filing) and standings.must_look(a_filing)
+    assert tap_screen.must_look(a_link_revoked) and standings.must_look(a_link_revoked)
+    assert tap_screen.must_look(said_by_an_older_trigger)
+
+    # Told of a tap, the tap screen says the version, reading nothing (no request given).
+    assert tap_screen.told(a_tap) == "data: 6\n\n"
+    assert tap_screen.version == 6
+    assert tap_screen.told(a_tap) == ""  # the same version again says nothing

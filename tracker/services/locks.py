@@ -22,16 +22,27 @@ NO_SESSION = gettext_noop("There is no session %(id)s.")
 SESSION_ENDED = gettext_noop("This session has ended.")
 
 
-def sessions_moved_on(sessions: QuerySet[Session]) -> None:
+def sessions_moved_on(sessions: QuerySet[Session], *, access: bool = False) -> None:
     """Move on the version of these sessions, and their standings' rows' (a name, a
-    repair, an edit in the admin: anything the rows may show). One statement; no lock."""
-    sessions.update(version=F("version") + 1, standings_version=F("standings_version") + 1)
+    repair, an edit in the admin: anything the rows may show); with `access`, who may
+    reach them too (`access_moved`). One statement; no lock."""
+    counters = {"version": F("version") + 1, "standings_version": F("standings_version") + 1}
+    if access:
+        counters["access_version"] = F("access_version") + 1
+    sessions.update(**counters)
 
 
 def standings_moved(session_id: int) -> None:
     """The session's standings rows may have changed (in a write that has moved its
     version on already): a live standings page reads them again. One statement."""
     Session.objects.filter(pk=session_id).update(standings_version=F("standings_version") + 1)
+
+
+def access_moved(session_id: int) -> None:
+    """Who may reach the session may have narrowed (a link revoked or replaced), in a
+    write that has moved its version on already: a live page reads its link or membership
+    again, and ends if it reaches the session no more. One statement."""
+    Session.objects.filter(pk=session_id).update(access_version=F("access_version") + 1)
 
 
 def locked_session(session_id: int) -> Session:

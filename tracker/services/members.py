@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import timedelta
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -19,7 +20,8 @@ from django.utils.translation import gettext_noop
 
 from tracker.access import Actor, check_invite, invite_by_token
 from tracker.errors import Conflict, Forbidden, Invalid, NotFound
-from tracker.models import Circle, Invite, Player
+from tracker.models import Circle, Invite, Player, Session
+from tracker.services.locks import sessions_moved_on
 
 INVITE_DAYS = (1, 30)  # an invite lasts 1 to 30 days
 INVITE_USES = (1, 100)  # for 1 to 100 joins, or any number (None)
@@ -40,7 +42,10 @@ NOT_YOURS = gettext_noop("%(name)s is not linked to you.")
 
 
 def _locked_circle(circle_id: int) -> Circle:
-    return Circle.objects.select_for_update().get(pk=circle_id)
+    # NO KEY UPDATE: a write holding one of the circle's sessions may add a player (whose
+    # foreign key takes KEY SHARE on this row) while a member is removed here, and the
+    # removal then moves those sessions on: a plain FOR UPDATE would deadlock with it.
+    return Circle.objects.select_for_update(no_key=True).get(pk=circle_id)
 
 
 @transaction.atomic
@@ -113,6 +118,8 @@ def member_remove(*, circle: Circle, user_id: int, actor: Actor) -> None:
         raise Forbidden(OWNER_ONLY, code="owner_only")
     circle.members.remove(member)
     circle.players.filter(user=member).update(user=None)
+    # Their pages open on the circle's sessions hear no more, at once.
+    sessions_moved_on(circle.sessions.all(), access=True)
 
 
 @transaction.atomic
@@ -158,3 +165,10 @@ def player_unclaim(*, player: Player, actor: Actor) -> Player:
     player.user = None
     player.save(update_fields=["user"])
     return player
+
+
+def account_going(sender: Any, instance: User, **kwargs: Any) -> None:
+    """pre_delete of an account (the admin, `manage.py shell`): it leaves every circle
+    with it, so the pages it has open on their sessions hear no more, at once, as when a
+    member is removed. In the deletion's own transaction."""
+    sessions_moved_on(Session.objects.filter(circle__members=instance), access=True)

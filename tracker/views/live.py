@@ -17,8 +17,11 @@ fragment is kept by version (`tracker.answers`): the streams a process holds for
 table render it once between them. A reconnecting browser names the rows it last got
 (`Last-Event-ID`).
 
-Every stream reads the link or the membership again at each change (one query), so a
-revoked link or a removed member hears no more.
+A stream reads the link or the membership again (one query) only when the session's
+`access_version` moved: a link revoked or replaced, a member removed. It moves in the
+same transaction and is said with the version (`tracker.live.Versions`), so a revoked
+link or a removed member hears no more, at once; and a tap, which moves neither it nor
+the rows, costs the streams no query at all: they say the version they were told.
 
 Served by an ASGI worker (`make serve`: gunicorn with uvicorn workers), a stream is a
 coroutine waiting on `tracker.live.Hub`: no thread, no database connection and no query
@@ -44,6 +47,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, Strea
 from tracker import live as changes
 from tracker.access import Role
 from tracker.errors import Refusal
+from tracker.live import COUNTERS, Versions
 from tracker.models import Session
 from tracker.views import standings
 from tracker.views.doors import SessionPage, reach, refused
@@ -76,6 +80,24 @@ class _Follower:
     push: bool = False
     seen: str = ""
     rows_at: int = -1  # the `standings_version` the rows were last compared at
+    access_at: int = -1  # the `access_version` the link or membership was last read at
+
+    def must_look(self, now: Versions) -> bool:
+        """Whether a change to `now` needs reading: who may reach the session may have
+        narrowed, or (for a standings page) its rows moved. Otherwise the version alone
+        tells the page all there is."""
+        return now.access != self.access_at or (self.push and now.rows != self.rows_at)
+
+    def told(self, now: Versions) -> str | None:
+        """The events for a change to `now`: read again if it must, the version at least;
+        None once the caller may not see the session any more."""
+        said = self.look() if self.must_look(now) else ""
+        if said is None:
+            return None
+        if now.version > self.version:  # told of a version the read did not see yet
+            self.version = now.version
+            said += _event(now.version)
+        return said
 
     def look(self, page: SessionPage | None = None) -> str | None:
         """The events that tell the page what changed since it last heard: the version,
@@ -87,6 +109,7 @@ class _Follower:
                     self.request, session_id=self.session_id, token=self.token, need=Role.VIEWER
                 )
             self.session = page.session.pk
+            self.access_at = page.session.access_version
             said = ""
             # The rows are compared again only when they may have moved: two taps in
             # three (and every event) move the version on but no row.
@@ -168,14 +191,13 @@ async def _stream(follower: _Follower, first: str) -> AsyncIterator[str]:
             if newer is None:
                 yield ": still here\n\n"
                 continue
-            # Access is read again at each change (a revoked link hears no more), and the
-            # standings rendered, in a thread of the loop's pool.
-            said = await sync_to_async(follower.look, thread_sensitive=False)()
+            if follower.must_look(newer):
+                # Access read again, the standings rendered: in a thread of the loop's pool.
+                said = await sync_to_async(follower.told, thread_sensitive=False)(newer)
+            else:
+                said = follower.told(newer)  # the version alone: no query, no thread
             if said is None:
                 return
-            if newer > follower.version:  # told of a version the read did not see yet
-                follower.version = newer
-                said += _event(newer)
             yield said
 
 
@@ -206,15 +228,12 @@ def _stream_from_a_thread(follower: _Follower, first: str) -> Iterator[str]:
             # A comment first: a phone that went away fails this write, which ends the
             # stream before it reads again.
             yield ":\n\n"
-            now = (
-                Session.objects.filter(pk=follower.session)
-                .values_list("version", flat=True)
-                .first()
-            )
-            if now is None:
+            counters = Session.objects.filter(pk=follower.session).values_list(*COUNTERS).first()
+            if counters is None:
                 return
-            if now > follower.version:
-                said = follower.look()
+            now = Versions(*counters)
+            if now.version > follower.version:
+                said = follower.told(now)
                 if said is None:
                     return
                 if said:
