@@ -14,6 +14,8 @@ class TrackerConfig(AppConfig):
 
         user_model = get_user_model()
         pre_save.connect(accounts.note_password_change, sender=user_model, dispatch_uid="pw-note")
+        # Before the token revocation below, which clears the password's mark.
+        post_save.connect(members.account_shut_out, sender=user_model, dispatch_uid="shut-out")
         post_save.connect(
             accounts.revoke_on_password_change, sender=user_model, dispatch_uid="pw-revoke"
         )

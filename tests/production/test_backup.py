@@ -431,6 +431,7 @@ NOT_EXPORTED = {
     "token": "only with --with-tokens",
     "version": "a counter for watching phones, not data: an import starts it again",
     "standings_version": "the same, for the standings' rows",
+    "access_version": "the same, for who may reach the session",
 }
 
 

@@ -1,13 +1,19 @@
 """A live page reads its link or membership again only when the session's access_version
-moved (a link revoked or replaced, a member removed, an account deleted, an admin edit),
+moved (a link revoked or replaced, a member removed, an account deleted or deactivated or
+its password changed, an admin edit),
 and then hears no more at once, without waiting for the table's next change; a tap moves
 no access, and costs a following page no query beyond the counters (issue 15)."""
 
 from __future__ import annotations
 
+import threading
+import time
+
 import psycopg
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import connection, transaction
+from django.db.models.signals import pre_delete
 from django.test import Client
 from django.urls import reverse
 
@@ -169,6 +175,130 @@ def test_a_tap_costs_a_following_page_the_counters_alone(
     with django_assert_num_queries(1):  # the counters; not the membership
         said = next(stream)
     assert said == f"data: {counters(session)[0]}\n\n".encode()
+
+
+# --- The sign-in read again ---------------------------------------------------------------
+
+
+def live_url(session) -> str:
+    return reverse("member:live", kwargs={"session_id": session.pk})
+
+
+def hears_after_the_next_tap(client, session, players, actor, shut_out) -> bytes | None:
+    """Open the member's page's stream, shut the member out (`shut_out`), tap once: what the
+    stream says after its next look (None: it ended, as a page shut out must)."""
+    response = client.get(live_url(session))
+    assert response.status_code == 200
+    stream = iter(response.streaming_content)
+    try:
+        next(stream)  # the first events
+        shut_out()
+        deal_tap(deal_id=open_deal(session).pk, player_id=players["Alice"].pk, actor=actor)
+        assert next(stream) == b":\n\n"
+        return next(stream, None)
+    finally:
+        response.close()  # ends the stream's generator (a WSGI stream lasts 25 s)
+
+
+def test_a_deactivated_account_s_open_page_hears_no_more(table, actor, friend):
+    """An admin deactivates an account (Django's advice instead of deleting it): its next
+    request is anonymous, and the live page it has open ends too. Deactivating moves
+    access_version on; the stream reads the sign-in again, not only the membership of the
+    account it opened with (found by a review)."""
+    session, players = table
+    account, client = friend
+
+    def deactivate():
+        account.is_active = False
+        account.save()
+        assert client.get(live_url(session)).status_code == 403  # its next page: refused
+
+    said = hears_after_the_next_tap(client, session, players, actor, deactivate)
+    assert said is None, f"a deactivated account heard {said!r}"
+
+
+def test_a_password_change_ends_the_page_a_stolen_phone_has_open(table, actor, friend):
+    """A member whose phone was stolen changes their password: Django signs every other
+    device out, the app revokes every API token, and the thief's open live page ends (found
+    by a review)."""
+    session, players = table
+    account, client = friend
+
+    def change_password():
+        account.set_password("a-new-pass-456")
+        account.save()
+        assert client.get(live_url(session)).status_code == 403  # signed out now
+
+    said = hears_after_the_next_tap(client, session, players, actor, change_password)
+    assert said is None, f"a signed-out phone heard {said!r}"
+
+
+# --- Lock order ---------------------------------------------------------------------------
+
+
+def _in_a_thread(work, failures: list) -> threading.Thread:
+    def run():
+        try:
+            work()
+        except Exception as error:  # noqa: BLE001  # reported by the test
+            failures.append(error)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
+
+
+def _waiting_on_a_lock() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND wait_event_type = 'Lock'"
+        )
+        return cursor.fetchone()[0]
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_deleting_an_account_while_it_leaves_its_circle_does_not_deadlock(
+    table, circle, actor, friend
+):
+    """The admin deletes an account while its owner (or the account itself) takes it out of
+    the circle. The deletion's pre_delete (`account_going`) locks the circle's sessions,
+    then deletes the memberships; `member_remove` locks the sessions too before it removes
+    the membership, as every write locks its session first: neither waits for the other
+    in turn, and both end (a deadlock, found by a review, when the removal moved the
+    sessions last)."""
+    account, _ = friend
+    user_model = get_user_model()
+    sessions_locked, go_on = threading.Event(), threading.Event()
+
+    def between(sender, instance, **kwargs):  # after account_going, connected before it
+        if instance.pk == account.pk:
+            sessions_locked.set()
+            go_on.wait(10)
+
+    pre_delete.connect(between, sender=user_model, weak=False, dispatch_uid="review-between")
+    failures: list[Exception] = []
+    try:
+        deleting = _in_a_thread(lambda: user_model.objects.get(pk=account.pk).delete(), failures)
+        assert sessions_locked.wait(10)
+        removing = _in_a_thread(
+            lambda: member_remove(circle=circle, user_id=account.pk, actor=actor), failures
+        )
+        deadline = time.monotonic() + 10
+        while _waiting_on_a_lock() == 0 and time.monotonic() < deadline:
+            time.sleep(0.05)  # member_remove waits for the sessions the deletion holds
+        go_on.set()
+        deleting.join(20)
+        removing.join(20)
+    finally:
+        go_on.set()
+        pre_delete.disconnect(sender=user_model, dispatch_uid="review-between")
+    assert not deleting.is_alive() and not removing.is_alive()
+    assert failures == []
+    assert not user_model.objects.filter(pk=account.pk).exists()
 
 
 # --- What PostgreSQL says, and when ------------------------------------------------------

@@ -108,12 +108,20 @@ def api_tokens_revoke_all(*, user: User) -> int:
 
 def note_password_change(sender: Any, instance: User, **kwargs: Any) -> None:
     """pre_save of an account: mark it when its password is about to change, however it
-    changes (the password page, a reset, the admin, `manage.py changepassword`)."""
+    changes (the password page, a reset, the admin, `manage.py changepassword`), or when
+    it is being deactivated: either signs its other devices out
+    (`tracker.services.members.account_shut_out`)."""
     fields = kwargs.get("update_fields")
-    if instance.pk is None or (fields is not None and "password" not in fields):
+    if instance.pk is None or (fields is not None and not {"password", "is_active"} & set(fields)):
         return
-    stored = type(instance).objects.filter(pk=instance.pk).values_list("password", flat=True)
-    instance._password_changed = stored.first() not in (None, instance.password)  # type: ignore[attr-defined]
+    stored = (
+        type(instance).objects.filter(pk=instance.pk).values_list("password", "is_active").first()
+    )
+    if stored is None:
+        return
+    password, was_active = stored
+    instance._password_changed = password != instance.password  # type: ignore[attr-defined]
+    instance._deactivated = was_active and not instance.is_active  # type: ignore[attr-defined]
 
 
 def revoke_on_password_change(sender: Any, instance: User, **kwargs: Any) -> None:

@@ -116,10 +116,12 @@ def member_remove(*, circle: Circle, user_id: int, actor: Actor) -> None:
         raise Conflict(OWNER_STAYS, code="owner_stays")
     if actor.user.pk not in (member.pk, circle.owner_id):
         raise Forbidden(OWNER_ONLY, code="owner_only")
+    # Their pages open on the circle's sessions hear no more, at once. The sessions
+    # first, as every write locks them (an account deleted locks them, then its
+    # memberships: found by a review).
+    sessions_moved_on(circle.sessions.all(), access=True)
     circle.members.remove(member)
     circle.players.filter(user=member).update(user=None)
-    # Their pages open on the circle's sessions hear no more, at once.
-    sessions_moved_on(circle.sessions.all(), access=True)
 
 
 @transaction.atomic
@@ -165,6 +167,16 @@ def player_unclaim(*, player: Player, actor: Actor) -> Player:
     player.user = None
     player.save(update_fields=["user"])
     return player
+
+
+def account_shut_out(sender: Any, instance: User, **kwargs: Any) -> None:
+    """post_save of an account: deactivated, or its password changed (a phone lost), its
+    other devices are signed out; the pages they have open on its circles' sessions read
+    the sign-in again (`tracker.views.live`) and hear no more, at once. Reads the marks
+    `tracker.services.accounts.note_password_change` made before the save."""
+    if getattr(instance, "_password_changed", False) or getattr(instance, "_deactivated", False):
+        sessions_moved_on(Session.objects.filter(circle__members=instance), access=True)
+        instance._deactivated = False  # type: ignore[attr-defined]
 
 
 def account_going(sender: Any, instance: User, **kwargs: Any) -> None:

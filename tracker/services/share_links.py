@@ -41,7 +41,9 @@ def share_link_revoke(*, link_id: int, actor: Actor) -> ShareLink:
     if session_id is None:
         raise NotFound(NO_LINK, id=link_id)
     locked_session(session_id)
-    link = ShareLink.objects.select_for_update().get(pk=link_id)
+    link = ShareLink.objects.select_for_update().filter(pk=link_id).first()
+    if link is None:  # deleted in the admin meanwhile
+        raise NotFound(NO_LINK, id=link_id)
     if link.revoked_at is not None:
         raise Conflict(gettext_noop("This share link is already revoked."), code="link_revoked")
     link.revoked_at = timezone.now()

@@ -40,6 +40,7 @@ from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 
 from asgiref.sync import sync_to_async
+from django.contrib.auth import get_user
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, StreamingHttpResponse
@@ -91,7 +92,7 @@ class _Follower:
     def told(self, now: Versions) -> str | None:
         """The events for a change to `now`: read again if it must, the version at least;
         None once the caller may not see the session any more."""
-        said = self.look() if self.must_look(now) else ""
+        said = self.look(access_moved=now.access != self.access_at) if self.must_look(now) else ""
         if said is None:
             return None
         if now.version > self.version:  # told of a version the read did not see yet
@@ -99,11 +100,18 @@ class _Follower:
             said += _event(now.version)
         return said
 
-    def look(self, page: SessionPage | None = None) -> str | None:
+    def look(self, page: SessionPage | None = None, *, access_moved: bool = True) -> str | None:
         """The events that tell the page what changed since it last heard: the version,
         and for a standings page the fragment when its rows moved. None once the caller
-        may not see the session any more (a revoked link, a member removed)."""
+        may not see the session any more (a revoked link, a member removed, an account
+        signed out by a password change or deactivated)."""
         try:
+            if page is None and access_moved and self.token is None:
+                # The sign-in again, as the next request would read it: refused once the
+                # account is deactivated or its password changed.
+                self.request.user = get_user(self.request)
+                if not self.request.user.is_authenticated:
+                    return None
             if page is None:
                 page = reach(
                     self.request, session_id=self.session_id, token=self.token, need=Role.VIEWER
