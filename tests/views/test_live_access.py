@@ -1,8 +1,8 @@
 """A live page reads its link or membership again only when the session's access_version
 moved (a link revoked or replaced, a member removed, an account deleted or deactivated or
-its password changed, an admin edit),
-and then hears no more at once, without waiting for the table's next change; a tap moves
-no access, and costs a following page no query beyond the counters (issue 15)."""
+its password changed, an admin edit), and then hears no more at once, without waiting
+for the table's next change; a tap moves no access, and costs a following page no query
+beyond the counters (issue 15)."""
 
 from __future__ import annotations
 
