@@ -54,10 +54,6 @@ class Versions:
     access: int = UNKNOWN
 
     @classmethod
-    def of(cls, session: Session) -> Versions:
-        return cls(session.version, session.standings_version, session.access_version)
-
-    @classmethod
     def said(cls, payload: str) -> tuple[int, Versions] | None:
         """The session and its counters a notification says (`'<id>:<version>:<rows>:
         <access>'`, or `'<id>:<version>'` from a trigger before migration 0018)."""

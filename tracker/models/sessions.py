@@ -56,8 +56,9 @@ class Session(models.Model):
     # (tracker.views.live).
     standings_version = models.PositiveBigIntegerField(default=0)
     # Moves on (with `version`) only when who may reach the session may have narrowed: a
-    # share link revoked or replaced, a member removed, an edit in the admin. A live page
-    # reads its link or membership again only then, not at every tap (tracker.views.live).
+    # share link revoked or replaced, a member removed, an account deleted, deactivated or
+    # its password changed, an edit in the admin. A live page reads its link or membership
+    # again only then, not at every tap (tracker.views.live).
     access_version = models.PositiveBigIntegerField(default=0)
     # Who ended it (End match): an account, or the scorer link passed round the table.
     ended_by = models.ForeignKey(
