@@ -13,10 +13,12 @@ from urllib.parse import quote
 
 import httpx
 import pytest
+from django.conf import settings
 from django.db import connection
+from django.test import Client
 
 from tests.production.test_serve import gunicorn, on_postgres, production_env
-from tracker.services import deal_tap, share_link_create, share_link_revoke
+from tracker.services import deal_tap, member_remove, share_link_create, share_link_revoke
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -201,9 +203,10 @@ def test_an_unchanged_table_s_204_leaves_the_connection_clean(make_session, acto
 class Listener(threading.Thread):
     """A page's stream: the versions it hears, and whether the server ended it."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, cookies: dict[str, str] | None = None) -> None:
         super().__init__(daemon=True)
         self.url = url
+        self.cookies = cookies
         self.versions: list[int] = []
         self.opened = threading.Event()
         self.ended = False
@@ -211,7 +214,7 @@ class Listener(threading.Thread):
     def run(self) -> None:
         try:
             with (
-                httpx.Client(timeout=6) as client,
+                httpx.Client(timeout=6, cookies=self.cookies) as client,
                 client.stream("GET", self.url, headers=HEADERS) as stream,
             ):
                 for line in stream.iter_lines():
@@ -261,3 +264,43 @@ def test_a_revoked_link_s_stream_stops_hearing_at_the_next_change(make_session, 
         phone.join(8)
 
     assert phone.versions == heard_before, "a revoked link heard the session change"
+
+
+def test_a_member_s_stream_ends_at_once_when_the_account_is_shut_out(
+    make_session, actor, user, django_user_model, tmp_path
+):
+    """Under ASGI too: a member removed from the circle, or an account deactivated, and
+    its open page reads the membership and the sign-in again (in a thread of the loop's
+    pool) and ends, before the table's next change."""
+    session, _ = make_session()
+    friend = django_user_model.objects.create_user(username="binh", password="binh-pass-123")
+    other = django_user_model.objects.create_user(username="chi", password="chi-pass-123")
+    for account in (friend, other):
+        session.circle.members.add(account)
+
+    def signed_in(account) -> dict[str, str]:
+        client = Client()
+        client.force_login(account)
+        return {name: morsel.value for name, morsel in client.cookies.items()}
+
+    # The tests' secret, so that the sessions signed in here are the server's too.
+    with serve(tmp_path, SECRET_KEY=settings.SECRET_KEY) as server:
+        url = f"http://127.0.0.1:{server.port}/sessions/{session.pk}/live/"
+        removed, deactivated, staying = (
+            Listener(url, signed_in(friend)),
+            Listener(url + "?show=standings", signed_in(other)),
+            Listener(url, signed_in(user)),
+        )
+        for phone in (removed, deactivated, staying):
+            phone.start()
+            assert phone.opened.wait(10), "no first event"
+
+        member_remove(circle=session.circle, user_id=friend.pk, actor=actor)
+        other.is_active = False
+        other.save()
+        removed.join(4)
+        deactivated.join(4)
+
+    assert (removed.ended, deactivated.ended) == (True, True), "a shut-out account went on hearing"
+    session.refresh_from_db()
+    assert staying.versions[-1] == session.version  # the owner heard the changes, and stayed
