@@ -41,13 +41,24 @@ def counters(session) -> tuple[int, int, int]:
     )
 
 
-def follow(client, url, **query):
-    """A page following the session: its stream, past the first events."""
-    response = client.get(url, query)
-    assert response.status_code == 200
-    stream = iter(response.streaming_content)
-    next(stream)
-    return stream
+@pytest.fixture
+def follow():
+    """A page following the session: its stream, past the first events. Closed after the
+    test, as Django's test client closes one read to its end (`response._iterator`: not
+    `response.close()`, which would close the test's database connection)."""
+    opened = []
+
+    def open_stream(client, url, **query):
+        response = client.get(url, query)
+        assert response.status_code == 200
+        opened.append(response)
+        stream = iter(response.streaming_content)
+        next(stream)
+        return stream
+
+    yield open_stream
+    for response in opened:
+        response._iterator.close()
 
 
 def ended_at_once(stream) -> bool:
@@ -119,7 +130,7 @@ def test_deleting_an_account_moves_the_sessions_of_its_circles_on(table, friend)
 # --- The streams --------------------------------------------------------------------------
 
 
-def test_a_revoked_link_s_page_hears_no_more_at_once(table, actor):
+def test_a_revoked_link_s_page_hears_no_more_at_once(table, actor, follow):
     session, _ = table
     link = share_link_create(session_id=session.pk, role="viewer", actor=actor)
     url = reverse("link:live", kwargs={"token": link.token})
@@ -132,7 +143,7 @@ def test_a_revoked_link_s_page_hears_no_more_at_once(table, actor):
     assert ended_at_once(plain)
 
 
-def test_a_replaced_link_s_page_hears_no_more_at_once(table, actor):
+def test_a_replaced_link_s_page_hears_no_more_at_once(table, actor, follow):
     session, _ = table
     link = share_link_create(session_id=session.pk, role="scorer", actor=actor)
     stream = follow(Client(), reverse("link:live", kwargs={"token": link.token}))
@@ -142,7 +153,7 @@ def test_a_replaced_link_s_page_hears_no_more_at_once(table, actor):
     assert ended_at_once(stream)
 
 
-def test_a_removed_member_s_page_hears_no_more_at_once(table, circle, actor, friend):
+def test_a_removed_member_s_page_hears_no_more_at_once(table, circle, actor, friend, follow):
     session, _ = table
     account, client = friend
     stream = follow(client, reverse("member:live", kwargs={"session_id": session.pk}))
@@ -152,7 +163,7 @@ def test_a_removed_member_s_page_hears_no_more_at_once(table, circle, actor, fri
     assert ended_at_once(stream)
 
 
-def test_a_member_who_stays_hears_the_next_change(table, circle, actor, friend, member):
+def test_a_member_who_stays_hears_the_next_change(table, circle, actor, friend, member, follow):
     """Another member's removal moves access on; the owner's page reads its membership
     again, finds it, and goes on."""
     session, _ = table
@@ -165,7 +176,7 @@ def test_a_member_who_stays_hears_the_next_change(table, circle, actor, friend, 
 
 
 def test_a_tap_costs_a_following_page_the_counters_alone(
-    table, actor, member, django_assert_num_queries
+    table, actor, member, django_assert_num_queries, follow
 ):
     session, players = table
     stream = follow(member, reverse("member:live", kwargs={"session_id": session.pk}))
@@ -186,7 +197,10 @@ def live_url(session) -> str:
 
 def hears_after_the_next_tap(client, session, players, actor, shut_out) -> bytes | None:
     """Open the member's page's stream, shut the member out (`shut_out`), tap once: what the
-    stream says after its next look (None: it ended, as a page shut out must)."""
+    stream says after its next look (None: it ended, as a page shut out must). The stream
+    is closed before the caller asks anything more: an async view called while another's
+    stream is open in the same thread once crashed the interpreter in asgiref's context
+    handling (CI, PostgreSQL)."""
     response = client.get(live_url(session))
     assert response.status_code == 200
     stream = iter(response.streaming_content)
@@ -197,7 +211,9 @@ def hears_after_the_next_tap(client, session, players, actor, shut_out) -> bytes
         assert next(stream) == b":\n\n"
         return next(stream, None)
     finally:
-        response.close()  # ends the stream's generator (a WSGI stream lasts 25 s)
+        # Ends the stream's generator (a WSGI stream lasts 25 s), leaving the test's
+        # database connection open (`response.close()` would close it).
+        response._iterator.close()
 
 
 def test_a_deactivated_account_s_open_page_hears_no_more(table, actor, friend):
@@ -211,10 +227,10 @@ def test_a_deactivated_account_s_open_page_hears_no_more(table, actor, friend):
     def deactivate():
         account.is_active = False
         account.save()
-        assert client.get(live_url(session)).status_code == 403  # its next page: refused
 
     said = hears_after_the_next_tap(client, session, players, actor, deactivate)
     assert said is None, f"a deactivated account heard {said!r}"
+    assert client.get(live_url(session)).status_code == 403  # its next page: refused
 
 
 def test_a_password_change_ends_the_page_a_stolen_phone_has_open(table, actor, friend):
@@ -227,10 +243,10 @@ def test_a_password_change_ends_the_page_a_stolen_phone_has_open(table, actor, f
     def change_password():
         account.set_password("a-new-pass-456")
         account.save()
-        assert client.get(live_url(session)).status_code == 403  # signed out now
 
     said = hears_after_the_next_tap(client, session, players, actor, change_password)
     assert said is None, f"a signed-out phone heard {said!r}"
+    assert client.get(live_url(session)).status_code == 403  # signed out now
 
 
 # --- Lock order ---------------------------------------------------------------------------
