@@ -100,7 +100,8 @@ def test_history_shows_fifty_deals_a_page(member, table, actor):
 @pytest.mark.parametrize("page", ["0", "3", "abc", "1.5", "1e3", "\u0663"])
 def test_history_page_that_is_not_there_is_404(member, table, actor, page):
     session, players = table
-    play_deals(session, players, 60, actor)
+    if page == "3":  # two pages there, the third not (the others are never a page number)
+        play_deals(session, players, 60, actor)
 
     response = member.get(
         reverse("member:deals", kwargs={"session_id": session.pk}), {"page": page}
