@@ -37,10 +37,19 @@ lock: install
 	$(PIP_COMPILE) --output-file requirements.txt requirements.in
 	$(PIP_COMPILE) --output-file requirements-dev.txt requirements-dev.in
 
+# uvicorn, the ASGI server `make serve` runs under gunicorn, in one process that reloads on
+# a change to the Python code (a template or translation change needs a restart). Live
+# pages are coroutines there, not a thread each: Django's runserver, a thread a stream,
+# left up to 40 % of 200 phones that opened their standings at once unanswered for a
+# minute (docs/pages.md, "Live pages").
+PORT ?= 8000
+
 run: install
 	$(PY) manage.py migrate
 	$(PY) manage.py demo_data --if-empty
-	$(PY) manage.py runserver 127.0.0.1:8000
+	$(VENV)/bin/uvicorn tracker.asgi:application --host 127.0.0.1 --port $(PORT) \
+		--lifespan off --no-access-log --timeout-graceful-shutdown 3 \
+		--reload --reload-dir tracker --reload-dir scoring
 
 # Production-style: gunicorn (gunicorn.conf.py) with settings from the environment, e.g.
 # DEBUG=false SECRET_KEY=... ALLOWED_HOSTS=... DATABASE_URL=postgres://... DB_POOL=true

@@ -136,8 +136,9 @@ def test_wsgi_an_oversize_body_is_413_and_never_read(path, is_api, body_reads, r
 
 
 def test_make_run_s_server_takes_the_413_from_the_wsgi_application():
-    """`make run` serves the WSGI application with wsgiref, which refuses hop-by-hop
-    headers from it (PEP 3333): a `Connection: close` on the 413 was a 500 there."""
+    """A WSGI server (wsgiref here; Django's runserver, which `make run` once was, is
+    built on it) refuses hop-by-hop headers from the application (PEP 3333): a
+    `Connection: close` on the 413 was a 500 there."""
     from io import BytesIO
     from wsgiref.util import setup_testing_defaults
     from wsgiref.validate import validator

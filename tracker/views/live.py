@@ -23,11 +23,12 @@ same transaction and is said with the version (`tracker.live.Versions`), so a re
 link or a removed member hears no more, at once; and a tap, which moves neither it nor
 the rows, costs the streams no query at all: they say the version they were told.
 
-Served by an ASGI worker (`make serve`: gunicorn with uvicorn workers), a stream is a
-coroutine waiting on `tracker.live.Hub`: no thread, no database connection and no query
-while nothing changes. Served by WSGI (`make run`'s development server, the tests'
-server), the same URL streams from a thread that reads the version every second, and ends
-after `SYNC_STREAM_FOR`.
+Served by ASGI (`make serve`: gunicorn with uvicorn workers; `make run`: uvicorn alone), a
+stream is a coroutine waiting on `tracker.live.Hub`: no thread, no database connection and
+no query while nothing changes. Served by WSGI (`tracker.wsgi`, the tests' live server),
+the same URL streams from a thread that reads the version every second, and ends after
+`SYNC_STREAM_FOR`: a thread a watching phone, so a WSGI server carries tens of them, not
+hundreds.
 """
 
 from __future__ import annotations
