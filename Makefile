@@ -41,14 +41,16 @@ lock: install
 # a change to the Python code (a template or translation change needs a restart). Live
 # pages are coroutines there, not a thread each: Django's runserver, a thread a stream,
 # left up to 40 % of 200 phones that opened their standings at once unanswered for a
-# minute (docs/pages.md, "Live pages").
+# minute (docs/pages.md, "Live pages"). No proxy headers: a client's address is the
+# socket's, as under runserver, or a local client could pick its own address by sending
+# X-Forwarded-For and slip the sign-in lockout and the per-address rates.
 PORT ?= 8000
 
 run: install
 	$(PY) manage.py migrate
 	$(PY) manage.py demo_data --if-empty
 	$(VENV)/bin/uvicorn tracker.asgi:application --host 127.0.0.1 --port $(PORT) \
-		--lifespan off --no-access-log --timeout-graceful-shutdown 3 \
+		--lifespan off --no-access-log --no-proxy-headers --timeout-graceful-shutdown 3 \
 		--reload --reload-dir tracker --reload-dir scoring
 
 # Production-style: gunicorn (gunicorn.conf.py) with settings from the environment, e.g.

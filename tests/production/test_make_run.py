@@ -11,6 +11,7 @@ uvicorn serves the streams as coroutines of one process.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import socket
@@ -127,7 +128,7 @@ def test_make_run_serves_the_demo_and_a_crowd_of_phones_watching_a_table(tmp_pat
     async def play(base: str) -> None:
         limits = httpx.Limits(max_connections=PHONES + 10)
         async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as client:
-            home = await client.get("/")
+            home = await client.get("/", headers={"X-Forwarded-For": "203.0.113.9"})
             assert home.status_code == 200
             assert (await client.get("/static/css/app.css")).status_code == 200
             api, session, token = await a_table(client)
@@ -169,5 +170,12 @@ def test_make_run_serves_the_demo_and_a_crowd_of_phones_watching_a_table(tmp_pat
 
     said = log.read_text()
     assert "Demo data loaded." in said
+    # A client does not choose its own address (the sign-in lockout and the rates go by it).
+    (home,) = [
+        json.loads(line)
+        for line in said.splitlines()
+        if line.startswith("{") and json.loads(line)["path"] == "/"
+    ]
+    assert home["remote_addr"] == "127.0.0.1"
     assert "Traceback" not in said
     assert "Warning" not in said  # e.g. Django's on WhiteNoise's file iterator under ASGI
