@@ -7,7 +7,6 @@ message naming the variable, rather than being read as something else.
 """
 
 import os
-import warnings
 from datetime import timedelta
 from pathlib import Path
 
@@ -227,17 +226,6 @@ STORAGES = {
         ),
     },
 }
-
-# WhiteNoise answers a static file with a file iterator, which Django's ASGI handler (both
-# `make run` and `make serve`) reads whole in a thread, with a warning at the first file a
-# process serves. Ours are small (the largest, htmx, is 51 KB; 169 KB unminified in
-# development), so reading them whole is right, and the warning says nothing to act on.
-warnings.filterwarnings(
-    "ignore",
-    message="StreamingHttpResponse must consume synchronous iterators",
-    category=Warning,
-    module="django.core.handlers.asgi",
-)
 
 # --- Request bodies -------------------------------------------------------------------
 # Every request SquareScores takes is small (a tap, a correction of 20 events, a table of
