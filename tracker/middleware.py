@@ -191,7 +191,7 @@ class RequestBodyLimitMiddleware:
 def body_too_large(path: str, most: int, *, close: bool) -> HttpResponse:
     """The 413 for a body over `most` bytes: JSON under /api/, a sentence elsewhere.
     `close` (`Connection: close`) only for an ASGI server (the rest of the body is never
-    read); a WSGI application may not send it (PEP 3333: `make run`'s server answered 500)."""
+    read); a WSGI application may not send it (PEP 3333: runserver answered 500)."""
     detail = str(BODY_TOO_LARGE) % {"most": most}
     response: HttpResponse
     if path.startswith("/api/"):

@@ -23,7 +23,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.production.test_serve import REPO_ROOT, free_port, on_postgres
+from tests.production.test_serve import OURS, REPO_ROOT, free_port, on_postgres
 
 PHONES = 150
 
@@ -34,9 +34,15 @@ pytestmark = pytest.mark.skipif(
 
 @contextmanager
 def make_run(tmp_path: Path):
+    """`make run` as a person types it (no settings of ours from the environment), on a
+    fresh SQLite file and a free port."""
     port = free_port()
     env = {
-        **{name: value for name, value in os.environ.items() if name != "DATABASE_URL"},
+        **{
+            name: value
+            for name, value in os.environ.items()
+            if name not in OURS and not name.startswith(("SECURE_", "THROTTLE_"))
+        },
         "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
     }
     log = tmp_path / "make-run.log"
@@ -50,14 +56,15 @@ def make_run(tmp_path: Path):
             start_new_session=True,  # the reloader and its server: stopped together
         )
     try:
-        deadline = time.monotonic() + 90  # migrations and the demo first
-        while True:
-            assert process.poll() is None, log.read_text()
-            with suppress(OSError):
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            assert time.monotonic() < deadline, log.read_text()
+        # Migrations and the demo first; then uvicorn says it listens on the port (so the
+        # port is not another process's that took it meanwhile) and its server started.
+        deadline = time.monotonic() + 90
+        listening = f"Uvicorn running on http://127.0.0.1:{port}"
+        while not (listening in (said := log.read_text()) and "Started server process" in said):
+            assert process.poll() is None, said
+            assert time.monotonic() < deadline, said
             time.sleep(0.2)
+        socket.create_connection(("127.0.0.1", port), timeout=5).close()
         yield f"http://127.0.0.1:{port}", log
     finally:
         with suppress(ProcessLookupError):
@@ -106,17 +113,20 @@ async def watch(client: httpx.AsyncClient, url: str, heard: list[str], first: as
                 first.set()
 
 
-async def score(client: httpx.AsyncClient, api: dict[str, str], session: dict, taps: list):
-    """The scorer, tapping a player out every 0.2 s while the phones come in; each answer
+async def score(
+    client: httpx.AsyncClient, api: dict[str, str], session: dict, taps: list, stop: asyncio.Event
+):
+    """The scorer, tapping a player out every 0.2 s until `stop`; how long each tap took
     is kept in `taps`."""
     deal, players = session["current_deal"]["id"], [p["id"] for p in session["players"]]
     out = 0
-    while True:
+    while not stop.is_set():
+        started = time.monotonic()
         tapped = await client.post(
             f"/api/deals/{deal}/taps/", headers=api, json={"player": players[out]}
         )
         assert tapped.status_code == 201, tapped.text
-        taps.append(tapped)
+        taps.append(time.monotonic() - started)
         out += 1
         if out == 3:  # the deal is filed: the next one, another finishing order
             deal, out = tapped.json()["next_deal"], 0
@@ -133,8 +143,9 @@ def test_make_run_serves_the_demo_and_a_crowd_of_phones_watching_a_table(tmp_pat
             assert (await client.get("/static/css/app.css")).status_code == 200
             api, session, token = await a_table(client)
 
-            taps: list = []
-            scorer = asyncio.create_task(score(client, api, session, taps))
+            taps: list[float] = []
+            stop = asyncio.Event()
+            scorer = asyncio.create_task(score(client, api, session, taps, stop))
             await asyncio.sleep(1)
             phones = [([], asyncio.Event()) for _ in range(PHONES)]
             url = f"/s/{token}/live/?show=standings&seen="
@@ -148,12 +159,11 @@ def test_make_run_serves_the_demo_and_a_crowd_of_phones_watching_a_table(tmp_pat
                     asyncio.gather(*(first.wait() for _, first in phones)), timeout=20
                 )
                 await asyncio.sleep(2)
-                if scorer.done():
-                    scorer.result()  # a tap refused: its assertion
-                scorer.cancel()
-                await asyncio.gather(scorer, return_exceptions=True)
-                assert len(taps) > 10  # the scorer was answered while the crowd came in
-                # ... and each hears the last tap (the SQLite hub reads once a second).
+                stop.set()
+                await asyncio.wait_for(scorer, timeout=30)  # its last tap answered
+                # The scorer was answered while the crowd came in (runserver: 4 s a tap).
+                assert len(taps) >= 5 and max(taps) < 3, taps
+                # ... and each phone hears the last tap (the SQLite hub reads once a second).
                 last = await client.get(f"/api/sessions/{session['id']}/standings/", headers=api)
                 version = last.headers["ETag"].strip('"').split(".")[1]
                 deadline = time.monotonic() + 10
@@ -178,4 +188,4 @@ def test_make_run_serves_the_demo_and_a_crowd_of_phones_watching_a_table(tmp_pat
     ]
     assert home["remote_addr"] == "127.0.0.1"
     assert "Traceback" not in said
-    assert "Warning" not in said  # e.g. Django's on WhiteNoise's file iterator under ASGI
+    assert "warning" not in said.lower()  # e.g. Django's on WhiteNoise's file iterator

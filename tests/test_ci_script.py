@@ -1,0 +1,87 @@
+"""`.ci/run` itself, with stub tools (no real make, PostgreSQL, lint or tests): a failed
+test run fails CI, and a cancelled CI stops both test runs it started side by side."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+CI_RUN = Path(__file__).resolve().parents[1] / ".ci" / "run"
+
+STUB_MAKE = """#!/usr/bin/env bash
+# `make test` fails on PostgreSQL (DATABASE_URL set) when FAIL_PG=1; sleeps when SLOW=1.
+if [ "${1:-}" = test ]; then
+    echo $$ >>"$PIDS"
+    [ "${SLOW:-0}" = 1 ] && exec sleep 60
+    if [ -n "${DATABASE_URL:-}" ] && [ "${FAIL_PG:-0}" = 1 ]; then echo "1 failed"; exit 1; fi
+    echo "all passed"
+fi
+exit 0
+"""
+
+
+def checkout(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    """A copy of .ci/run in a directory with no Makefile, and stubs first on PATH."""
+    (tmp_path / "repo/.ci").mkdir(parents=True)
+    script = tmp_path / "repo/.ci/run"
+    shutil.copy(CI_RUN, script)
+    bin_ = tmp_path / "bin"
+    bin_.mkdir()
+    stubs = {"make": STUB_MAKE, "pg_isready": "#!/bin/sh\nexit 0\n"}
+    stubs |= {name: "#!/bin/sh\nexit 0\n" for name in ("chromium", "zbarimg")}
+    for name, text in stubs.items():
+        (bin_ / name).write_text(text)
+        (bin_ / name).chmod(0o755)
+    env = {**os.environ, "PATH": f"{bin_}:{os.environ['PATH']}", "PIDS": str(tmp_path / "pids")}
+    return script, env
+
+
+def test_a_failed_postgresql_run_fails_ci(tmp_path):
+    script, env = checkout(tmp_path)
+
+    done = subprocess.run(
+        ["bash", str(script)],
+        env={**env, "FAIL_PG": "1"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+    assert "Tests on PostgreSQL (exit status 1)" in done.stdout  # the stub did fail
+    assert "All green" not in done.stdout
+    assert done.returncode != 0
+
+
+def test_stopping_ci_stops_both_test_runs(tmp_path):
+    script, env = checkout(tmp_path)
+    ci = subprocess.Popen(
+        ["bash", str(script)],
+        env={**env, "SLOW": "1"},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    pids_file = tmp_path / "pids"
+    started: list[int] = []
+    try:
+        deadline = time.monotonic() + 20
+        while len(started) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+            if pids_file.exists():
+                started = [int(p) for p in pids_file.read_text().split()]
+        assert len(started) == 2
+        ci.send_signal(signal.SIGTERM)  # a cancelled or timed-out CI job
+        ci.wait(timeout=10)
+        time.sleep(0.5)
+        alive = [pid for pid in started if Path(f"/proc/{pid}").exists()]
+        assert alive == [], "orphaned `make test` runs are still going"
+    finally:
+        for pid in started:  # only the stubs this test started
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        if ci.poll() is None:
+            ci.kill()
