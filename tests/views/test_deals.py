@@ -97,10 +97,12 @@ def test_history_shows_fifty_deals_a_page(member, table, actor):
     assert "?page=1" in second.text
 
 
-@pytest.mark.parametrize("page", ["0", "3", "abc", "1.5", "1e3", "\u0663"])
+@pytest.mark.parametrize("page", ["0", "3", "abc", "1.5", "1e3", "\u0661"])
 def test_history_page_that_is_not_there_is_404(member, table, actor, page):
     session, players = table
-    if page == "3":  # two pages there, the third not (the others are never a page number)
+    # Two pages there and the third not; the others are never a page number ("\u0661" is
+    # an Arabic-Indic 1, which int() would take for page 1).
+    if page == "3":
         play_deals(session, players, 60, actor)
 
     response = member.get(
