@@ -44,7 +44,8 @@ lock: install
 # minute (docs/performance.md, "`make run` with a crowd watching"). No proxy headers: a client's address is the
 # socket's, as under runserver, or a local client could pick its own address by sending
 # X-Forwarded-For and slip the sign-in lockout and the per-address rates.
-PORT = 8000  # `make run PORT=8080`; not read from the environment, where PaaS set it
+# `make run PORT=8080` moves it; not read from the environment, where PaaS set PORT.
+PORT = 8000
 
 run: install
 	$(PY) manage.py migrate
