@@ -49,7 +49,7 @@ PORT = 8000
 
 run: install
 	$(PY) manage.py migrate
-	$(PY) manage.py demo_data --if-empty
+	$(PY) manage.py demo_data --if-empty --url http://127.0.0.1:$(PORT)/
 	$(VENV)/bin/uvicorn tracker.asgi:application --host 127.0.0.1 --port $(PORT) \
 		--lifespan off --no-access-log --no-proxy-headers --timeout-graceful-shutdown 3 \
 		--reload --reload-dir tracker --reload-dir scoring

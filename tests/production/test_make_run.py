@@ -180,6 +180,7 @@ def test_make_run_serves_the_demo_and_a_crowd_of_phones_watching_a_table(tmp_pat
 
     said = log.read_text()
     assert "Demo data loaded." in said
+    assert f"Open {base}/ and sign in as demo / tienlen-demo" in said
     # A client does not choose its own address (the sign-in lockout and the rates go by it).
     (home,) = [
         json.loads(line)

@@ -42,11 +42,16 @@ class Command(BaseCommand):
             action="store_true",
             help="Do nothing when any circle exists already (used by `make run`).",
         )
+        parser.add_argument(
+            "--url",
+            default="http://127.0.0.1:8000/",
+            help="Where the demo is served, for the sign-in line (`make run` gives its port).",
+        )
 
     @transaction.atomic
-    def handle(self, *args, if_empty=False, **options):
+    def handle(self, *args, if_empty=False, url="http://127.0.0.1:8000/", **options):
         if if_empty and Circle.objects.exists():
-            self.stdout.write(self.login_line())
+            self.stdout.write(self.login_line(url))
             return
         user_model = get_user_model()
         user = user_model.objects.filter(username=DEMO_USERNAME).first()
@@ -69,11 +74,11 @@ class Command(BaseCommand):
         )
         self.play_pro(sunday, SUNDAY, actor)
         self.stdout.write(self.style.SUCCESS("Demo data loaded."))
-        self.stdout.write(self.login_line())
+        self.stdout.write(self.login_line(url))
 
-    def login_line(self):
+    def login_line(self, url):
         return (
-            f"Open http://127.0.0.1:8000/ and sign in as {DEMO_USERNAME} / {DEMO_PASSWORD} "
+            f"Open {url} and sign in as {DEMO_USERNAME} / {DEMO_PASSWORD} "
             "(or sign up for your own account)."
         )
 
