@@ -109,12 +109,16 @@ def worker_keeps(page, path: str) -> None:
 
 @pytest.fixture
 def screenshot():
-    """Save what the phone shows to artifacts/screenshots/<name>.png (`full_page`: the
-    whole page; fixed bars then land mid-page, so the default is the screen as seen)."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    """Save what the phone shows to artifacts/screenshots/<database>/<name>.png (CI's two
+    runs go side by side; `full_page`: the whole page; fixed bars then land mid-page, so
+    the default is the screen as seen)."""
+    from django.db import connection
+
+    folder = SCREENSHOTS / connection.vendor
+    folder.mkdir(parents=True, exist_ok=True)
 
     def take(page, name: str, *, full_page: bool = False) -> Path:
-        path = SCREENSHOTS / f"{name}.png"
+        path = folder / f"{name}.png"
         page.screenshot(path=path, full_page=full_page)
         return path
 
