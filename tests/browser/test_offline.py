@@ -61,6 +61,29 @@ def the_same_deal_played_online(make_session, user):
     return ledger(session)
 
 
+def test_a_place_saved_before_the_signal_went_shows_once_beside_the_waiting_ones(
+    offline_phone, make_session, screenshot
+):
+    """The saved badge is hidden while the phone draws the places itself, not shown
+    beside its waiting copy (`.badge` is inline-block, which beat `hidden`)."""
+    session, _players = make_session()
+    phone = offline_phone()
+    sign_in(phone, "host", "table-of-four")
+    worker_keeps(phone, f"/sessions/{session.pk}/")
+    tap(phone, "Alice")
+    alice = phone.locator(".player__tap", has_text="Alice")
+    expect(alice.locator(".badge:visible")).to_have_text("1st")  # saved, online
+
+    phone.context.set_offline(True)
+    tap(phone, "Cara")
+
+    expect(phone.locator(".player__tap", has_text="Cara").locator(".badge:visible")).to_have_text(
+        ["2nd"]
+    )
+    expect(alice.locator(".badge:visible")).to_have_text(["1st"])  # one, not two
+    screenshot(phone, "offline-06-a-place-saved-before")
+
+
 def test_a_deal_recorded_offline_waits_reopens_and_files_once(
     offline_phone, make_session, user, screenshot
 ):
