@@ -33,6 +33,9 @@ SUNDAY = [
 ]
 
 
+URL = "http://127.0.0.1:8000/"  # where `make run` serves by default
+
+
 class Command(BaseCommand):
     help = "Create the demo account and a demo circle with two finished sessions."
 
@@ -44,12 +47,12 @@ class Command(BaseCommand):
         )
         parser.add_argument(
             "--url",
-            default="http://127.0.0.1:8000/",
+            default=URL,
             help="Where the demo is served, for the sign-in line (`make run` gives its port).",
         )
 
     @transaction.atomic
-    def handle(self, *args, if_empty=False, url="http://127.0.0.1:8000/", **options):
+    def handle(self, *args, if_empty=False, url=URL, **options):
         if if_empty and Circle.objects.exists():
             self.stdout.write(self.login_line(url))
             return
