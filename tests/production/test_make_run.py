@@ -1,9 +1,9 @@
-"""`make run` as a person starts it, on a fresh SQLite file: it serves the demo, and a
-table's worth of phones by the hundred can open the live standings at the same moment and
-each hear the next tap.
+"""`make run` as a person starts it, on a fresh SQLite file: it serves the demo, and
+phones by the hundred can open a table's live standings at the same moment, while the
+scorer taps on, and each hears the last tap.
 
 Django's runserver (what `make run` served before) streams each page from a thread of its
-own: with 200 phones opening at once, about 40 % were not even answered within a minute
+own: with 200 phones opening at once, up to 40 % were not even answered within a minute
 (its listen queue of 10 overflowed while a hundred threads held the interpreter lock).
 uvicorn serves the streams as coroutines of one process.
 """
@@ -23,7 +23,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.production.test_serve import OURS, REPO_ROOT, free_port, on_postgres
+from tests.production.test_serve import REPO_ROOT, env_without_ours, free_port, on_postgres
 
 PHONES = 150
 
@@ -38,11 +38,7 @@ def make_run(tmp_path: Path):
     fresh SQLite file and a free port."""
     port = free_port()
     env = {
-        **{
-            name: value
-            for name, value in os.environ.items()
-            if name not in OURS and not name.startswith(("SECURE_", "THROTTLE_"))
-        },
+        **env_without_ours("THROTTLE_"),
         "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
     }
     log = tmp_path / "make-run.log"

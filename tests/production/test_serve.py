@@ -51,12 +51,18 @@ OURS = {
 }
 
 
-def production_env(**overrides: str) -> dict[str, str]:
-    env = {
+def env_without_ours(*prefixes: str) -> dict[str, str]:
+    """This environment without any setting of ours (`OURS`, `SECURE_*`, and names that
+    start with `prefixes`)."""
+    return {
         name: value
         for name, value in os.environ.items()
-        if name not in OURS and not name.startswith("SECURE_")
+        if name not in OURS and not name.startswith(("SECURE_", *prefixes))
     }
+
+
+def production_env(**overrides: str) -> dict[str, str]:
+    env = env_without_ours()
     env.update(
         DEBUG="false",
         SECRET_KEY=secrets.token_urlsafe(50),
