@@ -41,11 +41,17 @@ def counters(session) -> tuple[int, int, int]:
     )
 
 
+def end(response) -> None:
+    """End a stream's generator (a WSGI stream lasts 25 s), as Django's test client does
+    for one read to its end: `response._iterator`, not `response.close()`, which would also
+    close the test's database connection."""
+    response._iterator.close()
+
+
 @pytest.fixture
 def follow():
-    """A page following the session: its stream, past the first events. Closed after the
-    test, as Django's test client closes one read to its end (`response._iterator`: not
-    `response.close()`, which would close the test's database connection)."""
+    """A page following the session: its stream, past the first events; ended after the
+    test."""
     opened = []
 
     def open_stream(client, url, **query):
@@ -58,7 +64,7 @@ def follow():
 
     yield open_stream
     for response in opened:
-        response._iterator.close()
+        end(response)
 
 
 def ended_at_once(stream) -> bool:
@@ -211,9 +217,7 @@ def hears_after_the_next_tap(client, session, players, actor, shut_out) -> bytes
         assert next(stream) == b":\n\n"
         return next(stream, None)
     finally:
-        # Ends the stream's generator (a WSGI stream lasts 25 s), leaving the test's
-        # database connection open (`response.close()` would close it).
-        response._iterator.close()
+        end(response)
 
 
 def test_a_deactivated_account_s_open_page_hears_no_more(table, actor, friend):
