@@ -41,9 +41,10 @@ lock: install
 # a change to the Python code (a template or translation change needs a restart). Live
 # pages are coroutines there, not a thread each: Django's runserver, a thread a stream,
 # left up to 40 % of 200 phones that opened their standings at once unanswered for a
-# minute (docs/performance.md, "`make run` with a crowd watching"). No proxy headers: a client's address is the
-# socket's, as under runserver, or a local client could pick its own address by sending
-# X-Forwarded-For and slip the sign-in lockout and the per-address rates.
+# minute (docs/performance.md, "`make run` with a crowd watching").
+# No proxy headers: a client's address is the socket's, as under runserver, or a local
+# client could pick its own address by sending X-Forwarded-For and slip the sign-in
+# lockout and the per-address rates.
 # `make run PORT=8080` moves it; not read from the environment, where PaaS set PORT.
 PORT = 8000
 
