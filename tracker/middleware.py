@@ -33,7 +33,10 @@ def loggable_path(request: HttpRequest) -> str:
 def _user_id(request: HttpRequest) -> int | None:
     # Only a user that the request already looked up. Looking it up here would cost two
     # queries on requests that never needed it (static files, /healthz), and fail while
-    # the database is down. DRF replaces the lazy user with the one it authenticated.
+    # the database is down. DRF replaces the lazy user with the one it authenticated; the
+    # API's short 304 (`tracker.api.unchanged`) read only the ids (`caller_ids`).
+    if "caller_ids" in vars(request):
+        return request.caller_ids[0]  # type: ignore[attr-defined,no-any-return]
     user: Any = vars(request).get("user")
     if isinstance(user, SimpleLazyObject):
         user = getattr(request, "_cached_user", None)
@@ -45,6 +48,8 @@ def _user_id(request: HttpRequest) -> int | None:
 def _share_link_id(request: HttpRequest) -> int | None:
     # The API's share link authentication leaves the link in `request.auth`; pages that
     # work through a link may set `request.share_link`.
+    if "caller_ids" in vars(request):
+        return request.caller_ids[1]  # type: ignore[attr-defined,no-any-return]
     for name in ("auth", "share_link"):
         link = vars(request).get(name)
         if isinstance(link, ShareLink):

@@ -10,6 +10,7 @@ from django.test import Client
 from tests.production.conftest import Keep
 from tracker.logs import JsonLinesFormatter
 from tracker.models import ShareLink
+from tracker.services import api_token_create
 
 pytestmark = pytest.mark.django_db
 
@@ -86,6 +87,29 @@ def test_request_log_names_the_share_link_of_an_api_call(make_session, request_l
 
     fields = only_fields(request_log)
     assert (fields["share_link"], fields["user"]) == (link.pk, None)
+
+
+def test_request_log_names_who_asked_when_the_api_says_not_modified_the_short_way(
+    make_session, user, request_log
+):
+    """A 304 from `tracker.api.unchanged` reads ids only, and the log still says who."""
+    session, _ = make_session()
+    link = ShareLink.objects.create(session=session, role="viewer", token=secrets.token_urlsafe(32))
+    callers = {
+        "link": Client(headers={"Authorization": f"Share {link.token}"}),
+        "token": Client(headers={"Authorization": f"Token {api_token_create(user=user).key}"}),
+    }
+    path = f"/api/sessions/{session.pk}/standings/"
+
+    said = {}
+    for name, caller in callers.items():
+        tag = caller.get(path)["ETag"]
+        request_log.clear()
+        assert caller.get(path, headers={"If-None-Match": tag}).status_code == 304
+        fields = only_fields(request_log)
+        said[name] = (fields["status"], fields["user"], fields["share_link"])
+
+    assert said == {"link": (304, None, link.pk), "token": (304, user.pk, None)}
 
 
 def test_request_log_hides_share_link_tokens_in_paths(client, request_log):

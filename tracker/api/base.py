@@ -30,6 +30,7 @@ from rest_framework.views import APIView
 
 from tracker import answers, gate
 from tracker.access import Actor, Role, require
+from tracker.api import unchanged
 from tracker.api.authentication import ApiTokenAuthentication, ShareLinkAuthentication
 from tracker.api.exceptions import api_exception_handler
 from tracker.api.pagination import StrictPagination
@@ -79,6 +80,21 @@ class ApiView(APIView):
     permission_classes = [RolePermission]
     parser_classes = PARSERS
     need: dict[str, Role] = {}
+    # A watched read (`fresh`): what the URL's `pk` names, "session" or "deal", so that
+    # asking again with the tag is answered 304 the short way (`tracker.api.unchanged`).
+    watches: str | None = None
+
+    def dispatch(self, request: Any, *args: Any, **kwargs: Any) -> Any:
+        if self.watches is not None and request.method in ("GET", "HEAD"):
+            answer = unchanged.not_modified(
+                request,
+                kwargs["pk"],
+                deal=self.watches == "deal",
+                headers=self.default_response_headers,
+            )
+            if answer is not None:
+                return answer
+        return super().dispatch(request, *args, **kwargs)
 
     def get_exception_handler(self) -> Any:
         return api_exception_handler

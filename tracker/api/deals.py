@@ -34,6 +34,7 @@ def deal_out(state: DealState, code: int = status.HTTP_200_OK) -> Response:
 
 class DealDetailView(ApiView):
     need = {"GET": Role.VIEWER}
+    watches = "deal"
 
     @watched(io.DealOut, summary="A deal: taps, events, points and ledger")
     def get(self, request: Request, pk: int) -> Response:

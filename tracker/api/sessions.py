@@ -78,6 +78,7 @@ class SessionListView(ApiView):
 
 class SessionDetailView(ApiView):
     need = {"GET": Role.VIEWER}
+    watches = "session"
 
     @watched(io.SessionOut)
     def get(self, request: Request, pk: int) -> Response:
@@ -128,6 +129,7 @@ class SessionDealsView(ApiView):
 
 class StandingsView(ApiView):
     need = {"GET": Role.VIEWER}
+    watches = "session"
 
     @watched(io.StandingsOut, summary="Session standings")
     def get(self, request: Request, pk: int) -> Response:

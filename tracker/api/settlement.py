@@ -121,6 +121,7 @@ class TransferInput(serializers.Serializer):
 
 class SettlementView(ApiView):
     need = {"GET": Role.VIEWER}
+    watches = "session"
 
     @watched(SettlementOut, summary="Balances, what is owed, and the transfers that clear it")
     def get(self, request: Request, pk: int) -> Response:
