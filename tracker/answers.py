@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections.abc import Callable
+from datetime import datetime
 from typing import TypeVar
 
 from django.core.cache import caches
@@ -37,20 +38,26 @@ _computing: dict[str, threading.Lock] = {}  # keys being computed in this proces
 
 
 def key(session: Session, *parts: object) -> str:
-    """The key of an answer about `session` as it is now. The session's start time goes
+    """The key of an answer about `session` as it is now."""
+    return key_at(session.pk, session.version, session.started_at, *parts)
+
+
+def key_at(session_id: int, version: int, started_at: datetime, *parts: object) -> str:
+    """The key of an answer about a session at `version`. The session's start time goes
     in with its id: a database that hands a deleted session's id out again (SQLite can)
     would otherwise find the old session's answers."""
     text = "\x1f".join(
-        str(part)
-        for part in (
-            session.pk,
-            session.version,
-            session.started_at.timestamp(),
-            get_language(),
-            *parts,
-        )
+        str(part) for part in (session_id, version, started_at.timestamp(), get_language(), *parts)
     )
     return hashlib.blake2b(text.encode(), digest_size=20).hexdigest()
+
+
+def peek(name: str) -> object | None:
+    """The answer kept under the key `name` (`key_at`), or None: none is kept (no answer
+    kept is None itself). For a caller that read the session's version without its row
+    (`tracker.glance`): it computes nothing, and goes the long way when nothing is kept."""
+    found = caches[CACHE].get(name, _MISSING)
+    return None if found is _MISSING else found
 
 
 def kept(session: Session, parts: tuple[object, ...], compute: Callable[[], T]) -> T:

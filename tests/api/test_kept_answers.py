@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.api.conftest import client_with
+from tests.api.conftest import JsonClient, client_with
 from tests.api.test_payment_details import ALICE_BANK, two_of_us
 from tests.api.test_watching import watched_paths
 from tracker.models import Session, StandingTally
@@ -15,20 +15,40 @@ from tracker.services import session_tallies_rebuild, share_link_create
 pytestmark = pytest.mark.django_db
 
 
-def test_a_second_read_at_the_same_version_costs_the_caller_and_the_session(
-    start, api, django_assert_num_queries
+@pytest.mark.parametrize("caller", ["token", "viewer"])
+def test_a_second_read_at_the_same_version_costs_one_glance(
+    start, api, actor, caller, django_assert_num_queries
 ):
     table = start()
     table.tap(table.deal, "Alice")
+    if caller != "token":
+        link = share_link_create(session_id=table.id, role=caller, actor=actor)
+        api = client_with(f"Share {link.token}")
     for path in watched_paths(table):
         first = api.get(path)
-        # The token, then the session (or deal) in reach: the answer is kept.
-        with django_assert_num_queries(2):
+        # The caller and the session's version in one statement (tracker.glance): the
+        # answer is kept at that version, and sent as the long way sent it.
+        with django_assert_num_queries(1):
             second = api.get(path)
 
         assert (first.status_code, second.status_code) == (200, 200)
-        assert second.json() == first.json()
-        assert second["ETag"] == first["ETag"]
+        assert second.content == first.content
+        for header in ("Content-Type", "ETag", "Cache-Control", "Vary", "Allow"):
+            assert second[header] == first[header], header
+
+
+def test_the_browsable_api_or_a_session_login_goes_the_long_way(start, api, user):
+    table = start()
+    path = f"/api/sessions/{table.id}/standings/"
+    kept = api.get(path)
+    page = JsonClient()
+    page.force_login(user)
+
+    in_a_browser = api.get(path, HTTP_ACCEPT="text/html")
+    signed_in = page.get(path)
+
+    assert in_a_browser["Content-Type"].startswith("text/html")
+    assert signed_in.content == kept.content
 
 
 def test_a_change_is_read_at_once(start, api):

@@ -92,6 +92,66 @@ def test_standings_asked_at_the_version_shown_answer_204_reading_nothing_more(
     assert "<tr" in response.text
 
 
+def test_a_scorer_link_s_tap_screen_asked_at_its_version_answers_204_the_short_way(
+    table, actor, django_assert_num_queries
+):
+    session, players = table
+    link = share_link_create(session_id=session.pk, role="scorer", actor=actor)
+    session.refresh_from_db()
+    phone = Client()
+    url = reverse("link:tap", kwargs={"token": link.token})
+
+    with django_assert_num_queries(1):  # the link and the version, in one statement
+        response = phone.get(url, {"seen": str(session.version)}, **htmx())
+
+    assert (response.status_code, response.content) == (204, b"")
+    assert "no-store" in response["Cache-Control"]  # a page reached by a link is never kept
+    play_deals(session, players, 1, actor)
+    assert phone.get(url, {"seen": str(session.version)}, **htmx()).status_code == 200
+
+
+def test_a_viewer_link_asking_on_the_tap_screen_is_sent_to_the_standings_as_before(table, actor):
+    session, _ = table
+    link = share_link_create(session_id=session.pk, role="viewer", actor=actor)
+    session.refresh_from_db()
+
+    response = Client().get(
+        reverse("link:tap", kwargs={"token": link.token}), {"seen": str(session.version)}, **htmx()
+    )
+
+    assert response.status_code == 302
+    assert response["Location"] == reverse("link:standings", kwargs={"token": link.token})
+
+
+def test_a_revoked_link_asking_again_hears_it_was_revoked(table, actor):
+    session, _ = table
+    old = share_link_create(session_id=session.pk, role="scorer", actor=actor)
+    share_link_create(session_id=session.pk, role="scorer", actor=actor)  # replaces it
+    session.refresh_from_db()
+
+    for name, asks in (("link:tap", "seen"), ("link:standings", "version")):
+        response = Client().get(
+            reverse(name, kwargs={"token": old.token}), {asks: str(session.version)}, **htmx()
+        )
+        assert response.status_code == 404, name
+        assert "revoked" in response.text
+
+
+def test_the_short_way_answers_only_a_following_page(table, actor):
+    """Not htmx (a page opened with ?version= in its address), or no version: the view
+    answers, as before."""
+    session, _ = table
+    link = share_link_create(session_id=session.pk, role="viewer", actor=actor)
+    session.refresh_from_db()
+    url = reverse("link:standings", kwargs={"token": link.token})
+
+    opened = Client().get(url, {"version": str(session.version)})
+    empty = Client().get(url, {"version": ""}, **htmx())
+
+    assert opened.status_code == 200 and "<html" in opened.text
+    assert empty.status_code == 200 and "<tr" in empty.text
+
+
 # --- The hub each server process shares between its streams ---------------------------
 
 

@@ -13,13 +13,13 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from django.contrib.auth.models import User
+from django.http import HttpResponseBase, HttpResponseNotModified
 from django.http.request import RawPostDataException
-from django.utils.cache import add_never_cache_headers, patch_cache_control
-from django.utils.http import parse_etags, quote_etag
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from rest_framework.authentication import SessionAuthentication
-from rest_framework.exceptions import NotAuthenticated, ValidationError
+from rest_framework.exceptions import NotAcceptable, NotAuthenticated, ValidationError
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import BasePermission
 from rest_framework.renderers import JSONRenderer
@@ -35,6 +35,7 @@ from tracker.api.authentication import ApiTokenAuthentication, ShareLinkAuthenti
 from tracker.api.exceptions import api_exception_handler
 from tracker.api.pagination import StrictPagination
 from tracker.api.parsers import JSONBodyParser
+from tracker.glance import Glance
 from tracker.models import Session, ShareLink
 
 PARSERS = [JSONBodyParser, FormParser, MultiPartParser]
@@ -80,21 +81,57 @@ class ApiView(APIView):
     permission_classes = [RolePermission]
     parser_classes = PARSERS
     need: dict[str, Role] = {}
-    # A watched read (`fresh`): what the URL's `pk` names, "session" or "deal", so that
-    # asking again with the tag is answered 304 the short way (`tracker.api.unchanged`).
+    # A watched read (`fresh`): what the URL's `pk` names, "session" or "deal", so that a
+    # token or link asking again is answered from its glance (`tracker.api.unchanged`).
     watches: str | None = None
 
     def dispatch(self, request: Any, *args: Any, **kwargs: Any) -> Any:
         if self.watches is not None and request.method in ("GET", "HEAD"):
-            answer = unchanged.not_modified(
-                request,
-                kwargs["pk"],
-                deal=self.watches == "deal",
-                headers=self.default_response_headers,
-            )
+            found = unchanged.glance_of(request, kwargs["pk"], deal=self.watches == "deal")
+            answer = None if found is None else self._from_a_glance(request, found, args, kwargs)
             if answer is not None:
+                # The request log says who asked, as the long way's would.
+                request.caller_ids = (found.user_id, found.link_id)  # type: ignore[union-attr]
                 return answer
         return super().dispatch(request, *args, **kwargs)
+
+    def _from_a_glance(
+        self, request: Any, found: Glance, args: Any, kwargs: Any
+    ) -> HttpResponseBase | None:
+        """A watched read answered from the caller's glance at the session: 304 while it
+        holds the tag, else the answer another client left kept at this version, as the
+        long way would send it (`fresh`); None when there is none yet, or the client asks
+        for something other than JSON (the browsable API): the long way answers."""
+        etag = unchanged.tag(found.session_id, found.version, found.role)
+        if unchanged.holds(request, etag):
+            response = HttpResponseNotModified()
+            for name, value in self.default_response_headers.items():
+                response[name] = value
+            return unchanged.tagged(response, etag)
+        name = answers.key_at(
+            found.session_id, found.version, found.started_at, *self._kept_as(request, found.role)
+        )
+        data = answers.peek(name)
+        if data is None:
+            return None
+        self.args, self.kwargs = args, kwargs
+        self.request = self.initialize_request(request, *args, **kwargs)
+        self.headers = self.default_response_headers
+        self.format_kwarg = self.get_format_suffix(**kwargs)  # what DRF's `initial` sets
+        try:
+            renderer, media_type = self.perform_content_negotiation(self.request)
+        except NotAcceptable:
+            return None
+        if not isinstance(renderer, JSONRenderer):
+            return None
+        self.request.accepted_renderer, self.request.accepted_media_type = renderer, media_type
+        response = unchanged.tagged(Response(data), etag)
+        return cast(HttpResponseBase, self.finalize_response(self.request, response))
+
+    @staticmethod
+    def _kept_as(request: Any, role: Role) -> tuple[str, str, Role]:
+        """What a watched read's answer is kept under, with the session's version."""
+        return ("api", request.get_full_path(), role)
 
     def get_exception_handler(self) -> Any:
         return api_exception_handler
@@ -118,22 +155,15 @@ class ApiView(APIView):
         client that sends the tag back (`If-None-Match`) while nothing changed gets 304
         Not Modified, and `answer` is never computed. The tag also holds what changes the
         answer besides the session: the caller's role and the language."""
-        tag = quote_etag(f"{session.pk}.{session.version}.{self.actor.role}.{get_language()}")
-        sent = parse_etags(self.request.headers.get("If-None-Match", ""))
-        if tag in sent or "*" in sent:
-            response = Response(status=304)
-        else:
-            # The same tag is the same answer for every caller: the first computes it, the
-            # session's other readers at this version get it from memory.
-            data = answers.kept(
-                session,
-                ("api", self.request.get_full_path(), self.actor.role),
-                lambda: answer().data,
-            )
-            response = Response(data)
-        response["ETag"] = tag
-        patch_cache_control(response, private=True, no_cache=True)  # always ask again
-        return response
+        etag = unchanged.tag(session.pk, session.version, self.actor.role)
+        if unchanged.holds(self.request, etag):
+            return cast(Response, unchanged.tagged(Response(status=304), etag))
+        # The same tag is the same answer for every caller: the first computes it, the
+        # session's other readers at this version get it from memory.
+        data = answers.kept(
+            session, self._kept_as(self.request, self.actor.role), lambda: answer().data
+        )
+        return cast(Response, unchanged.tagged(Response(data), etag))
 
     def paginated(self, queryset: Any, serializer_class: type[Serializer]) -> Response:
         paginator = StrictPagination()

@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+import hashlib
 from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+
+# `last_used_at` is written at most this often, so a burst of API reads writes once.
+TOUCH_EVERY = timedelta(minutes=1)
+
+
+def digest(key: str) -> str:
+    """What is stored of a key. Keys are 160 random bits, so a plain SHA-256 is enough:
+    there is nothing to guess that a slow hash would protect."""
+    return hashlib.sha256(key.encode()).hexdigest()
 
 
 def token_idle_limit() -> timedelta:

@@ -7,10 +7,8 @@ the answer that issues it.
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -20,13 +18,12 @@ from django.utils.translation import gettext_noop
 
 from tracker.errors import NotFound
 from tracker.models import ApiToken, token_live_since
+from tracker.models.accounts import TOUCH_EVERY, digest
 
 NO_TOKEN = gettext_noop("There is no token %(id)s.")
 # An account keeps at most this many tokens: a new sign-in past it drops the one used
 # longest ago, so repeated sign-ins cannot grow the table without bound.
 MOST_TOKENS = 20
-# `last_used_at` is written at most this often, so a burst of API reads writes once.
-TOUCH_EVERY = timedelta(minutes=1)
 PREFIX_LENGTH = 8
 
 
@@ -36,12 +33,6 @@ class IssuedToken:
 
     token: ApiToken
     key: str
-
-
-def digest(key: str) -> str:
-    """What is stored of a key. Keys are 160 random bits, so a plain SHA-256 is enough:
-    there is nothing to guess that a slow hash would protect."""
-    return hashlib.sha256(key.encode()).hexdigest()
 
 
 @transaction.atomic

@@ -27,7 +27,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from tracker import gate
+from tracker import gate, glance
 from tracker.access import Actor, Role, access_circle, access_session, link_by_token
 from tracker.errors import Forbidden, Refusal, TooManyWrites
 from tracker.models import Circle, Session
@@ -82,6 +82,10 @@ class _Urls:
         return self._page.url(name)
 
 
+# What a following page's ask gets from the link's glance alone, or None (`session_page`).
+AskedAgain = Callable[[HttpRequest, glance.Glance], HttpResponse | None]
+
+
 def reach(
     request: HttpRequest, *, session_id: int | None, token: str | None, need: Role
 ) -> SessionPage:
@@ -100,7 +104,11 @@ def reach(
 
 
 def session_page(
-    *, need: Role = Role.VIEWER, methods: Sequence[str] = ("GET",)
+    *,
+    need: Role = Role.VIEWER,
+    methods: Sequence[str] = ("GET",),
+    asked_again: AskedAgain | None = None,
+    followed_by: Role = Role.VIEWER,
 ) -> Callable[[View], View]:
     """A view of one session, reached by a member or a link, called as
     `view(request, page, **kwargs)`.
@@ -108,6 +116,12 @@ def session_page(
     Anonymous on a member URL: to the login page. Not a member, or an unknown or revoked
     link: 404. A role below `need` (a viewer link that scores, a link on a members' page):
     403. A refusal the view raises and does not handle itself becomes its page too.
+
+    A page that follows the session by asking again (htmx, where it cannot stream)
+    through a link of at least the role `followed_by` is first offered to `asked_again`
+    with the link's glance (the session's version, read with the link in one statement:
+    `tracker.glance`): it answers what needs nothing more (the session unchanged, an
+    answer kept at this version), or None and the view answers, as it always did.
     """
 
     def decorate(view: View) -> View:
@@ -120,6 +134,10 @@ def session_page(
         ) -> HttpResponse:
             if request.method not in methods:
                 return HttpResponseNotAllowed(list(methods))
+            if asked_again is not None and token is not None:
+                answer = _from_a_glance(request, token, asked_again, followed_by)
+                if answer is not None:
+                    return answer
             if token is None and not request.user.is_authenticated:
                 if wants_json(request):
                     # The offline queue's fetch follows a redirect: the sign-in page's 200
@@ -213,6 +231,25 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
         response["HX-Refresh"] = "true"
         return response
     return refused(request, refusal)
+
+
+def _from_a_glance(
+    request: HttpRequest, token: str, asked_again: AskedAgain, followed_by: Role
+) -> HttpResponse | None:
+    """`asked_again`'s answer to a following page whose link (of at least `followed_by`)
+    is live, from the link's glance; None when the view must answer: a refused link, a
+    role that is sent elsewhere (a viewer on the tap screen), a page not following."""
+    if request.method != "GET" or not request.htmx:
+        return None
+    found = glance.by_link(token)
+    if found is None or not found.role.allows(followed_by):
+        return None
+    response = asked_again(request, found)
+    if response is None:
+        return None
+    request.caller_ids = (None, found.link_id)  # type: ignore[attr-defined]  # the request log
+    add_never_cache_headers(response)  # as every page reached by a link
+    return response
 
 
 def _said_when_to_retry(request: HttpRequest, response: HttpResponse) -> HttpResponse:

@@ -11,6 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from tracker import answers, selectors
+from tracker.glance import Glance
 from tracker.views.doors import SessionPage, kept_offline, session_page
 from tracker.views.screens.summary import headline
 from tracker.views.screens.words import FORMAT_NAMES, RULE_NAMES
@@ -44,7 +45,28 @@ def _signature(row: selectors.StandingRow) -> str:
     return f"{zlib.crc32(text.encode()):08x}"
 
 
-@session_page()
+def _kept_as(request: HttpRequest) -> tuple[str, str]:
+    """What a fragment is kept under, with the session's version (`tracker.answers`)."""
+    return ("standings", request.get_full_path())
+
+
+def _fragment_answer(kept: tuple[str, bytes | None]) -> HttpResponse:
+    _seen, content = kept
+    return HttpResponse(status=204) if content is None else HttpResponse(content)
+
+
+def _asked_again(request: HttpRequest, seen: Glance) -> HttpResponse | None:
+    """A following phone's ask answered from its link's glance: 204 while the session is
+    at the version shown, else the fragment another phone's ask left kept at this
+    version; None when there is none yet (the view reads and renders it)."""
+    if request.GET.get("version") == str(seen.version):
+        return HttpResponse(status=204)
+    name = answers.key_at(seen.session_id, seen.version, seen.started_at, *_kept_as(request))
+    kept = answers.peek(name)
+    return None if kept is None else _fragment_answer(kept)  # type: ignore[arg-type]
+
+
+@session_page(asked_again=_asked_again)
 def standings(request: HttpRequest, page: SessionPage) -> HttpResponse:
     """A page that follows the session says the version it shows (`version`): while the
     session has not moved on, the answer is 204 and nothing is read. It also says which
@@ -61,12 +83,9 @@ def standings(request: HttpRequest, page: SessionPage) -> HttpResponse:
     if request.GET.get("version") == str(session.version):
         return HttpResponse(status=204)
     shown = request.GET.get("seen", "")
-    _seen, content = answers.kept(
-        session, ("standings", request.get_full_path()), lambda: _fragment(request, page, shown)
+    return _fragment_answer(
+        answers.kept(session, _kept_as(request), lambda: _fragment(request, page, shown))
     )
-    if content is None:
-        return HttpResponse(status=204)
-    return HttpResponse(content)
 
 
 def pushed(request: HttpRequest, page: SessionPage, shown: str) -> tuple[str, bytes | None]:
