@@ -15,8 +15,9 @@ statements are written here, beside the rules they repeat (`tracker.access`):
 A glance says only what a caller the long way lets in would be told; it finds nothing
 (None) in every other case, and the caller goes the long way, which answers as it always
 did (a token to touch, an expired one, a stranger, a revoked link: 200, 401 or 404 with
-the sentence and the code). `tests/api/test_watching.py` and `tests/views/test_live.py`
-hold both ways to one verdict.
+the sentence and the code). `tests/*/test_glance_same_answer.py` ask each question both
+ways (the glance turned off for the long one) and hold them to one answer, headers and
+all; `tests/api/test_watching.py` and `tests/views/test_live.py` the verdicts.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from django.contrib.auth.models import User
-from django.http import HttpResponseBase, HttpResponseNotModified
+from django.http import Http404, HttpResponseBase
 from django.http.request import RawPostDataException
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
@@ -99,33 +99,34 @@ class ApiView(APIView):
         self, request: Any, found: Glance, args: Any, kwargs: Any
     ) -> HttpResponseBase | None:
         """A watched read answered from the caller's glance at the session: 304 while it
-        holds the tag, else the answer another client left kept at this version, as the
-        long way would send it (`fresh`); None when there is none yet, or the client asks
-        for something other than JSON (the browsable API): the long way answers."""
-        etag = unchanged.tag(found.session_id, found.version, found.role)
-        if unchanged.holds(request, etag):
-            response = HttpResponseNotModified()
-            for name, value in self.default_response_headers.items():
-                response[name] = value
-            return unchanged.tagged(response, etag)
-        name = answers.key_at(
-            found.session_id, found.version, found.started_at, *self._kept_as(request, found.role)
-        )
-        data = answers.peek(name)
-        if data is None:
-            return None
+        holds the tag, else the answer another client left kept at this version, each as
+        the long way would send it (`fresh`); None when nothing is kept yet, or when the
+        client asks for something other than JSON (the browsable API, a format that is
+        not ours): the long way answers that."""
+        # What DRF's `initial` sets before a view, but the caller: no authentication.
         self.args, self.kwargs = args, kwargs
         self.request = self.initialize_request(request, *args, **kwargs)
         self.headers = self.default_response_headers
-        self.format_kwarg = self.get_format_suffix(**kwargs)  # what DRF's `initial` sets
+        self.format_kwarg = self.get_format_suffix(**kwargs)
         try:
             renderer, media_type = self.perform_content_negotiation(self.request)
-        except NotAcceptable:
+        except (NotAcceptable, Http404):
             return None
         if not isinstance(renderer, JSONRenderer):
             return None
         self.request.accepted_renderer, self.request.accepted_media_type = renderer, media_type
-        response = unchanged.tagged(Response(data), etag)
+        etag = unchanged.tag(found.session_id, found.version, found.role)
+        if unchanged.holds(request, etag):
+            response = Response(status=304)
+        else:
+            kept_as = self._kept_as(request, found.role)
+            data = answers.peek(
+                answers.key_at(found.session_id, found.version, found.started_at, *kept_as)
+            )
+            if data is None:
+                return None
+            response = Response(data)
+        unchanged.tagged(response, etag)
         return cast(HttpResponseBase, self.finalize_response(self.request, response))
 
     @staticmethod
