@@ -92,16 +92,18 @@ def test_standings_asked_at_the_version_shown_answer_204_reading_nothing_more(
     assert "<tr" in response.text
 
 
-def test_a_scorer_link_s_tap_screen_asked_at_its_version_answers_204_the_short_way(
+def test_a_scorer_link_s_tap_screen_asked_at_its_version_answers_204_from_the_link(
     table, actor, django_assert_num_queries
 ):
+    """The tap screen has no glance (`session_page(asked_again=...)`): it asks only once
+    its stream said the version moved, and its answer is not kept."""
     session, players = table
     link = share_link_create(session_id=session.pk, role="scorer", actor=actor)
     session.refresh_from_db()
     phone = Client()
     url = reverse("link:tap", kwargs={"token": link.token})
 
-    with django_assert_num_queries(1):  # the link and the version, in one statement
+    with django_assert_num_queries(1):  # the link, with its session and version
         response = phone.get(url, {"seen": str(session.version)}, **htmx())
 
     assert (response.status_code, response.content) == (204, b"")

@@ -108,7 +108,6 @@ def session_page(
     need: Role = Role.VIEWER,
     methods: Sequence[str] = ("GET",),
     asked_again: AskedAgain | None = None,
-    followed_by: Role = Role.VIEWER,
 ) -> Callable[[View], View]:
     """A view of one session, reached by a member or a link, called as
     `view(request, page, **kwargs)`.
@@ -117,11 +116,13 @@ def session_page(
     link: 404. A role below `need` (a viewer link that scores, a link on a members' page):
     403. A refusal the view raises and does not handle itself becomes its page too.
 
-    A page that follows the session by asking again (htmx, where it cannot stream)
-    through a link of at least the role `followed_by` is first offered to `asked_again`
-    with the link's glance (the session's version, read with the link in one statement:
-    `tracker.glance`): it answers what needs nothing more (the session unchanged, an
-    answer kept at this version), or None and the view answers, as it always did.
+    A page that follows the session by asking again (htmx) through a link is first
+    offered to `asked_again` with the link's glance (the session's version, read with the
+    link in one statement: `tracker.glance`): it answers what needs nothing more (the
+    session unchanged, an answer kept at this version), or None and the view answers, as
+    it always did. Only for a page whose asks are mostly answered so: a page that asks
+    only once a stream said the version moved, and whose answer is not kept (the tap
+    screen), would pay the glance for nothing.
     """
 
     def decorate(view: View) -> View:
@@ -135,7 +136,7 @@ def session_page(
             if request.method not in methods:
                 return HttpResponseNotAllowed(list(methods))
             if asked_again is not None and token is not None:
-                answer = _from_a_glance(request, token, asked_again, followed_by)
+                answer = _from_a_glance(request, token, asked_again)
                 if answer is not None:
                     return answer
             if token is None and not request.user.is_authenticated:
@@ -234,15 +235,14 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
 
 
 def _from_a_glance(
-    request: HttpRequest, token: str, asked_again: AskedAgain, followed_by: Role
+    request: HttpRequest, token: str, asked_again: AskedAgain
 ) -> HttpResponse | None:
-    """`asked_again`'s answer to a following page whose link (of at least `followed_by`)
-    is live, from the link's glance; None when the view must answer: a refused link, a
-    role that is sent elsewhere (a viewer on the tap screen), a page not following."""
+    """`asked_again`'s answer to a following page whose link is live, from the link's
+    glance; None when the view must answer: a refused link, a page not following."""
     if request.method != "GET" or not request.htmx:
         return None
     found = glance.by_link(token)
-    if found is None or not found.role.allows(followed_by):
+    if found is None:
         return None
     response = asked_again(request, found)
     if response is None:

@@ -19,7 +19,6 @@ from django.utils.translation import gettext as _
 from tracker import selectors, services
 from tracker.access import DealInReach, Role, access_deal, access_deal_numbered, deal_in_reach
 from tracker.errors import Refusal
-from tracker.glance import Glance
 from tracker.views import table_forms
 from tracker.views.doors import (
     SessionPage,
@@ -112,13 +111,7 @@ def _answered(
     return JsonResponse({"version": page.session.version})
 
 
-def _unchanged(request: HttpRequest, seen: Glance) -> HttpResponse | None:
-    """A following phone's ask answered from its link's glance: 204 while the session is
-    at the version the phone shows (`seen`)."""
-    return HttpResponse(status=204) if request.GET.get("seen") == str(seen.version) else None
-
-
-@session_page(asked_again=_unchanged, followed_by=Role.SCORER)
+@session_page()
 def tap_screen_page(request: HttpRequest, page: SessionPage) -> HttpResponse:
     """The tap screen. A phone following the table sends the session version it shows
     (`seen`): while nothing changed the answer is 204, and nothing is read."""
