@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from django.contrib.auth.models import User
-from django.http import Http404, HttpResponseBase
+from django.http import Http404, HttpResponseBase, HttpResponseNotModified
 from django.http.request import RawPostDataException
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
@@ -117,16 +117,18 @@ class ApiView(APIView):
         self.request.accepted_renderer, self.request.accepted_media_type = renderer, media_type
         etag = unchanged.tag(found.session_id, found.version, found.role)
         if unchanged.holds(request, etag):
-            response = Response(status=304)
-        else:
-            kept_as = self._kept_as(request, found.role)
-            data = answers.peek(
-                answers.key_at(found.session_id, found.version, found.started_at, *kept_as)
-            )
-            if data is None:
-                return None
-            response = Response(data)
-        unchanged.tagged(response, etag)
+            # Nothing to render: DRF's finalizing would add only the view's headers.
+            not_modified = HttpResponseNotModified()
+            for name, value in self.headers.items():
+                not_modified[name] = value
+            return unchanged.tagged(not_modified, etag)
+        kept_as = self._kept_as(request, found.role)
+        data = answers.peek(
+            answers.key_at(found.session_id, found.version, found.started_at, *kept_as)
+        )
+        if data is None:
+            return None
+        response = unchanged.tagged(Response(data), etag)
         return cast(HttpResponseBase, self.finalize_response(self.request, response))
 
     @staticmethod
