@@ -83,6 +83,17 @@ def build(sizes: list[int]) -> tuple[str, dict[int, dict[str, object]]]:
     return token, sessions
 
 
+def analyze() -> None:
+    """Fresh planner statistics, as autovacuum keeps them on a server whose sessions grew
+    deal by deal. Without them PostgreSQL plans from the empty tables' statistics: the
+    sparklines' "last 40 deals" read every deal of a 10,000-deal session (2.5 ms) rather
+    than 40 from the end of the (session, number) index (0.2 ms)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
+
+
 def rounds(phone: Phone, token: str, session: dict, count: int) -> dict[str, list[float]]:
     api = {"Authorization": f"Token {token}", "Accept-Language": "en"}
     htmx = {"HX-Request": "true", "Accept-Language": "en"}
@@ -200,6 +211,7 @@ def main() -> None:
     reset_database()
     setup_django()
     token, sessions = build(sizes)
+    analyze()
     with serving(PORT):
         phone = Phone()
         for size in sizes:
