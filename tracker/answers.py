@@ -23,7 +23,7 @@ import hashlib
 import threading
 from collections.abc import Callable
 from datetime import datetime
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from django.core.cache import caches
 from django.utils.translation import get_language
@@ -52,7 +52,7 @@ def key_at(session_id: int, version: int, started_at: datetime, *parts: object) 
     return hashlib.blake2b(text.encode(), digest_size=20).hexdigest()
 
 
-def peek(name: str) -> object | None:
+def peek(name: str) -> Any:
     """The answer kept under the key `name` (`key_at`), or None: none is kept (no answer
     kept is None itself). For a caller that read the session's version without its row
     (`tracker.glance`): it computes nothing, and goes the long way when nothing is kept."""

@@ -33,8 +33,9 @@ def loggable_path(request: HttpRequest) -> str:
 def _user_id(request: HttpRequest) -> int | None:
     # Only a user that the request already looked up. Looking it up here would cost two
     # queries on requests that never needed it (static files, /healthz), and fail while
-    # the database is down. DRF replaces the lazy user with the one it authenticated; the
-    # API's short 304 (`tracker.api.unchanged`) read only the ids (`caller_ids`).
+    # the database is down. DRF replaces the lazy user with the one it authenticated; an
+    # answer from a glance (`tracker.glance`: the API's, a page's) read only the ids
+    # (`caller_ids`).
     if "caller_ids" in vars(request):
         return request.caller_ids[0]  # type: ignore[attr-defined,no-any-return]
     user: Any = vars(request).get("user")

@@ -88,14 +88,15 @@ class ApiView(APIView):
     def dispatch(self, request: Any, *args: Any, **kwargs: Any) -> Any:
         if self.watches is not None and request.method in ("GET", "HEAD"):
             found = unchanged.glance_of(request, kwargs["pk"], deal=self.watches == "deal")
-            answer = None if found is None else self._from_a_glance(request, found, args, kwargs)
-            if answer is not None:
-                # The request log says who asked, as the long way's would.
-                request.caller_ids = (found.user_id, found.link_id)  # type: ignore[union-attr]
-                return answer
+            if found is not None:
+                answer = self._answer_from_a_glance(request, found, args, kwargs)
+                if answer is not None:
+                    # The request log says who asked, as the long way's would.
+                    request.caller_ids = (found.user_id, found.link_id)
+                    return answer
         return super().dispatch(request, *args, **kwargs)
 
-    def _from_a_glance(
+    def _answer_from_a_glance(
         self, request: Any, found: Glance, args: Any, kwargs: Any
     ) -> HttpResponseBase | None:
         """A watched read answered from the caller's glance at the session: 304 while it
@@ -103,7 +104,8 @@ class ApiView(APIView):
         the long way would send it (`fresh`); None when nothing is kept yet, or when the
         client asks for something other than JSON (the browsable API, a format that is
         not ours): the long way answers that."""
-        # What DRF's `initial` sets before a view, but the caller: no authentication.
+        # What DRF's `dispatch` and `initial` set up before a view, but for the caller: no
+        # authentication, no permissions (the glance vouched for both).
         self.args, self.kwargs = args, kwargs
         self.request = self.initialize_request(request, *args, **kwargs)
         self.headers = self.default_response_headers

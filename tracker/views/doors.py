@@ -136,7 +136,7 @@ def session_page(
             if request.method not in methods:
                 return HttpResponseNotAllowed(list(methods))
             if asked_again is not None and token is not None:
-                answer = _from_a_glance(request, token, asked_again)
+                answer = _page_from_a_glance(request, token, asked_again)
                 if answer is not None:
                     return answer
             if token is None and not request.user.is_authenticated:
@@ -234,7 +234,7 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     return refused(request, refusal)
 
 
-def _from_a_glance(
+def _page_from_a_glance(
     request: HttpRequest, token: str, asked_again: AskedAgain
 ) -> HttpResponse | None:
     """`asked_again`'s answer to a following page whose link is live, from the link's

@@ -55,15 +55,20 @@ def _fragment_answer(kept: tuple[str, bytes | None]) -> HttpResponse:
     return HttpResponse(status=204) if content is None else HttpResponse(content)
 
 
-def _asked_again(request: HttpRequest, seen: Glance) -> HttpResponse | None:
+def _shows(request: HttpRequest, version: int) -> bool:
+    """Whether a following page says it shows the session at `version` (`version`)."""
+    return request.GET.get("version") == str(version)
+
+
+def _asked_again(request: HttpRequest, found: Glance) -> HttpResponse | None:
     """A following phone's ask answered from its link's glance: 204 while the session is
     at the version shown, else the fragment another phone's ask left kept at this
     version; None when there is none yet (the view reads and renders it)."""
-    if request.GET.get("version") == str(seen.version):
+    if _shows(request, found.version):
         return HttpResponse(status=204)
-    name = answers.key_at(seen.session_id, seen.version, seen.started_at, *_kept_as(request))
+    name = answers.key_at(found.session_id, found.version, found.started_at, *_kept_as(request))
     kept = answers.peek(name)
-    return None if kept is None else _fragment_answer(kept)  # type: ignore[arg-type]
+    return None if kept is None else _fragment_answer(kept)
 
 
 @session_page(asked_again=_asked_again)
@@ -80,7 +85,7 @@ def standings(request: HttpRequest, page: SessionPage) -> HttpResponse:
         context = _table(request, page)
         assert context is not None  # only a fragment answers "unchanged"
         return kept_offline(render(request, "standings/page.html", context))
-    if request.GET.get("version") == str(session.version):
+    if _shows(request, session.version):
         return HttpResponse(status=204)
     shown = request.GET.get("seen", "")
     return _fragment_answer(
