@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import UTC, datetime
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from django.db import connection
 from django.utils import timezone
@@ -56,6 +56,12 @@ def _table(model: type) -> str:
     return connection.ops.quote_name(model._meta.db_table)  # type: ignore[attr-defined]
 
 
+def _one_row(sql: str, params: list[object]) -> tuple[Any, ...] | None:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchone()  # type: ignore[no-any-return]
+
+
 def _session(pk: int | None, deal: bool) -> tuple[str, list[int]]:
     """The condition on `s.id` for the session asked about: by its id, by a deal of it,
     or (None) any: the link's own."""
@@ -71,17 +77,15 @@ def by_token(key: str, pk: int, *, deal: bool = False) -> Glance | None:
     if not 0 < pk <= LARGEST_ID:
         return None
     condition, params = _session(pk, deal)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT s.id, s.version, s.started_at, t.last_used_at, u.id"
-            f" FROM {_table(ApiToken)} t"
-            f" JOIN {_table(ApiToken.user.field.related_model)} u ON u.id = t.user_id"
-            f" JOIN {_table(Circle.members.through)} m ON m.user_id = u.id"
-            f" JOIN {_table(Session)} s ON s.circle_id = m.circle_id{condition}"
-            " WHERE t.digest = %s AND u.is_active",
-            [*params, digest(key)],
-        )
-        row = cursor.fetchone()
+    row = _one_row(
+        "SELECT s.id, s.version, s.started_at, t.last_used_at, u.id"
+        f" FROM {_table(ApiToken)} t"
+        f" JOIN {_table(ApiToken.user.field.related_model)} u ON u.id = t.user_id"
+        f" JOIN {_table(Circle.members.through)} m ON m.user_id = u.id"
+        f" JOIN {_table(Session)} s ON s.circle_id = m.circle_id{condition}"
+        " WHERE t.digest = %s AND u.is_active",
+        [*params, digest(key)],
+    )
     if row is None:
         return None
     session_id, version, started_at, last_used_at, user_id = row
@@ -99,15 +103,13 @@ def by_link(token: str, pk: int | None = None, *, deal: bool = False) -> Glance 
     if not TOKEN.fullmatch(token) or (pk is not None and not 0 < pk <= LARGEST_ID):
         return None
     condition, params = _session(pk, deal)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT s.id, s.version, s.started_at, l.role, l.id, l.token"
-            f" FROM {_table(ShareLink)} l"
-            f" JOIN {_table(Session)} s ON s.id = l.session_id{condition}"
-            " WHERE l.token = %s AND l.revoked_at IS NULL",
-            [*params, token],
-        )
-        row = cursor.fetchone()
+    row = _one_row(
+        "SELECT s.id, s.version, s.started_at, l.role, l.id, l.token"
+        f" FROM {_table(ShareLink)} l"
+        f" JOIN {_table(Session)} s ON s.id = l.session_id{condition}"
+        " WHERE l.token = %s AND l.revoked_at IS NULL",
+        [*params, token],
+    )
     # Found by the token, then compared again in constant time, as `access.link_by_token`.
     if row is None or not secrets.compare_digest(row[5].encode(), token.encode()):
         return None

@@ -162,13 +162,13 @@ class ApiView(APIView):
         answer besides the session: the caller's role and the language."""
         etag = unchanged.tag(session.pk, session.version, self.actor.role)
         if unchanged.holds(self.request, etag):
-            return cast(Response, unchanged.tagged(Response(status=304), etag))
+            return unchanged.tagged(Response(status=304), etag)
         # The same tag is the same answer for every caller: the first computes it, the
         # session's other readers at this version get it from memory.
         data = answers.kept(
             session, self._kept_as(self.request, self.actor.role), lambda: answer().data
         )
-        return cast(Response, unchanged.tagged(Response(data), etag))
+        return unchanged.tagged(Response(data), etag)
 
     def paginated(self, queryset: Any, serializer_class: type[Serializer]) -> Response:
         paginator = StrictPagination()

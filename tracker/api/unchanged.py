@@ -8,6 +8,8 @@ as it always did.
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from django.http import HttpRequest, HttpResponseBase
 from django.utils.cache import patch_cache_control
 from django.utils.http import parse_etags, quote_etag
@@ -29,7 +31,10 @@ def holds(request: HttpRequest, etag: str) -> bool:
     return etag in sent or "*" in sent
 
 
-def tagged(response: HttpResponseBase, etag: str) -> HttpResponseBase:
+Tagged = TypeVar("Tagged", bound=HttpResponseBase)
+
+
+def tagged(response: Tagged, etag: str) -> Tagged:
     response["ETag"] = etag
     patch_cache_control(response, private=True, no_cache=True)  # always ask again
     return response
