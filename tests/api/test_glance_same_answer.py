@@ -4,7 +4,6 @@ before the change), and holds both to one answer: status, body and headers."""
 
 from __future__ import annotations
 
-import logging
 from datetime import timedelta
 
 import pytest
@@ -246,37 +245,6 @@ def test_spellings_of_the_token_header_get_the_long_way_s_answer(start, token, l
     long = long_way(client, path, HTTP_IF_NONE_MATCH=tag_for(table))
 
     same(short, long)
-
-
-class Keep(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__()
-        self.records: list[logging.LogRecord] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record)
-
-
-def test_the_request_log_names_the_caller_of_a_kept_answer(start, api, actor, user):
-    table = start()
-    link = share_link_create(session_id=table.id, role="viewer", actor=actor)
-    viewer = client_with(f"Share {link.token}")
-    path = f"/api/sessions/{table.id}/standings/"
-    keep = Keep()
-    logger = logging.getLogger("squarescores.requests")
-    logger.addHandler(keep)
-    try:
-        said = []
-        for client in (api, viewer):
-            client.get(path)
-            keep.records.clear()
-            assert client.get(path).status_code == 200
-            fields = keep.records[-1].fields
-            said.append((fields["status"], fields["user"], fields["share_link"]))
-    finally:
-        logger.removeHandler(keep)
-
-    assert said == [(200, user.pk, None), (200, None, link.pk)]
 
 
 def test_a_session_started_with_microseconds_and_another_zone_is_kept_by_both_ways(

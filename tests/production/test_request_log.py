@@ -92,7 +92,7 @@ def test_request_log_names_the_share_link_of_an_api_call(make_session, request_l
 def test_request_log_names_who_asked_when_the_api_says_not_modified_the_short_way(
     make_session, user, request_log
 ):
-    """A 304 from `tracker.api.unchanged` reads ids only, and the log still says who."""
+    """A 304 from a glance (`tracker.glance`) reads ids only, and the log still says who."""
     session, _ = make_session()
     link = ShareLink.objects.create(session=session, role="viewer", token=secrets.token_urlsafe(32))
     callers = {
@@ -110,6 +110,25 @@ def test_request_log_names_who_asked_when_the_api_says_not_modified_the_short_wa
         said[name] = (fields["status"], fields["user"], fields["share_link"])
 
     assert said == {"link": (304, None, link.pk), "token": (304, user.pk, None)}
+
+
+def test_request_log_names_the_caller_of_a_kept_answer(make_session, user, request_log):
+    """The next phone's answer, kept at this version, comes from a glance too."""
+    session, _ = make_session()
+    link = ShareLink.objects.create(session=session, role="viewer", token=secrets.token_urlsafe(32))
+    token = Client(headers={"Authorization": f"Token {api_token_create(user=user).key}"})
+    viewer = Client(headers={"Authorization": f"Share {link.token}"})
+    path = f"/api/sessions/{session.pk}/standings/"
+
+    said = []
+    for client in (token, viewer):
+        client.get(path)
+        request_log.clear()
+        assert client.get(path).status_code == 200
+        fields = request_log[-1].fields
+        said.append((fields["status"], fields["user"], fields["share_link"]))
+
+    assert said == [(200, user.pk, None), (200, None, link.pk)]
 
 
 def test_request_log_hides_share_link_tokens_in_paths(client, request_log):
