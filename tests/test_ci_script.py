@@ -14,9 +14,11 @@ from pathlib import Path
 CI_RUN = Path(__file__).resolve().parents[1] / ".ci" / "run"
 
 STUB_MAKE = """#!/usr/bin/env bash
-# `make test` fails on PostgreSQL (DATABASE_URL set) when FAIL_PG=1; sleeps when SLOW=1.
+# `make test` fails on PostgreSQL (DATABASE_URL set) when FAIL_PG=1; sleeps when SLOW=1;
+# with CANCEL=1 the first run to start cancels CI itself (its parent: setsid execs make).
 if [ "${1:-}" = test ]; then
     echo $$ >>"$PIDS"
+    [ "${CANCEL:-0}" = 1 ] && mkdir "$PIDS.cancelled" 2>/dev/null && kill -TERM $PPID
     [ "${SLOW:-0}" = 1 ] && exec sleep 60
     if [ -n "${DATABASE_URL:-}" ] && [ "${FAIL_PG:-0}" = 1 ]; then echo "1 failed"; exit 1; fi
     echo "all passed"
@@ -41,6 +43,16 @@ def checkout(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     return script, env
 
 
+def running(pid: int) -> bool:
+    """Still running: a process stopped but not yet reaped (a zombie, whose /proc entry
+    stays until its parent or init reaps it) has stopped."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return stat.rpartition(")")[2].split()[0] != "Z"  # the state follows the name
+
+
 def test_a_failed_postgresql_run_fails_ci(tmp_path):
     script, env = checkout(tmp_path)
 
@@ -57,13 +69,38 @@ def test_a_failed_postgresql_run_fails_ci(tmp_path):
     assert done.returncode != 0
 
 
+def test_ci_cancelled_as_a_run_starts_stops_it(tmp_path):
+    """Cancelled the moment the first run starts: the trap is set before either run
+    starts, so a cancel in between cannot end CI alone and leave a run going."""
+    script, env = checkout(tmp_path)
+
+    done = subprocess.run(
+        ["bash", str(script)],
+        env={**env, "SLOW": "1", "CANCEL": "1"},
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+
+    started = [int(p) for p in (tmp_path / "pids").read_text().split()]
+    try:
+        assert [pid for pid in started if running(pid)] == []
+        assert "exit status stopped" in done.stdout
+        assert done.returncode != 0
+    finally:
+        for pid in started:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
+
 def test_stopping_ci_stops_both_test_runs(tmp_path):
     script, env = checkout(tmp_path)
     ci = subprocess.Popen(
         ["bash", str(script)],
         env={**env, "SLOW": "1"},
-        stdout=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
+        text=True,
     )
     pids_file = tmp_path / "pids"
     started: list[int] = []
@@ -75,10 +112,10 @@ def test_stopping_ci_stops_both_test_runs(tmp_path):
                 started = [int(p) for p in pids_file.read_text().split()]
         assert len(started) == 2
         ci.send_signal(signal.SIGTERM)  # a cancelled or timed-out CI job
-        ci.wait(timeout=10)
-        time.sleep(0.5)
-        alive = [pid for pid in started if Path(f"/proc/{pid}").exists()]
+        said, _ = ci.communicate(timeout=10)
+        alive = [pid for pid in started if running(pid)]
         assert alive == [], "orphaned `make test` runs are still going"
+        assert "Tests on SQLite (exit status stopped)" in said
     finally:
         for pid in started:  # only the stubs this test started
             with contextlib.suppress(ProcessLookupError):
