@@ -129,16 +129,20 @@ if _database["ENGINE"] == "django.db.backends.postgresql":
     # Django's psycopg pool requires CONN_MAX_AGE=0; without the pool, 0 means a fresh
     # connection per request, which is the safe default behind gunicorn.
     _database["CONN_MAX_AGE"] = 0
+    _options = _database.setdefault("OPTIONS", {})
     # Give up on an unreachable server within seconds (a 503), not the OS's minutes.
-    _database.setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
+    _options.setdefault("connect_timeout", 5)
+    # Parameters apart from the statement, so psycopg prepares what a connection runs a
+    # third time: planned once a connection, not once a request (docs/deploy.md).
+    _options["server_side_binding"] = True
+    _options["prepare_threshold"] = 2 if env_bool("DB_PREPARE", True) else None
     if DB_POOL:
-        # Per gunicorn worker, which serves several requests at once (a thread each; live
-        # streams hold none while they wait). The check on checkout
-        # drops connections a PostgreSQL restart killed, so the app recovers by itself;
-        # giving up a reconnection as soon as a request would (rather than backing off
-        # for minutes) lets the next request after an outage connect at once.
+        # Per gunicorn worker (a thread a request; live streams hold none while they
+        # wait). The check on checkout drops connections a PostgreSQL restart killed, and
+        # a reconnection gives up as soon as a request would (not backing off for
+        # minutes): the next request after an outage connects at once.
         _pool_timeout = env_int("DB_POOL_TIMEOUT", 5)
-        _database["OPTIONS"]["pool"] = {
+        _options["pool"] = {
             "min_size": 1,
             "max_size": env_int("DB_POOL_MAX_SIZE", 8),
             "timeout": _pool_timeout,
@@ -197,10 +201,7 @@ API_TOKEN_IDLE_DAYS = env_int("API_TOKEN_IDLE_DAYS", 30)
 
 LANGUAGE_CODE = "en"
 # Each language named in itself, as a language picker shows it.
-LANGUAGES = [
-    ("en", "English"),
-    ("vi", "Tiếng Việt"),
-]
+LANGUAGES = [("en", "English"), ("vi", "Tiếng Việt")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 # Our number formats (tracker/formats/): Vietnamese groups thousands: 380.000 VND.
 FORMAT_MODULE_PATH = ["tracker.formats"]
@@ -229,9 +230,8 @@ STORAGES = {
 
 # --- Request bodies -------------------------------------------------------------------
 # Every request SquareScores takes is small (a tap, a correction of 20 events, a table of
-# 8): a body over MAX_REQUEST_BYTES is refused with 413 before it is read
-# (tracker.middleware.RequestBodyLimitMiddleware), and Django's own checks use the same
-# figure.
+# 8): a body over MAX_REQUEST_BYTES is refused with 413 before it is read (the middleware's
+# RequestBodyLimitMiddleware), and Django's own checks use the same figure.
 
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("MAX_REQUEST_BYTES", 64 * 1024)
 FILE_UPLOAD_MAX_MEMORY_SIZE = DATA_UPLOAD_MAX_MEMORY_SIZE
