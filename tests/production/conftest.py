@@ -1,14 +1,21 @@
-"""Helpers of the production tests: the request log's records (`request_log`), and
+"""Helpers of the production tests: the request log's records (`request_log`),
 requests sent through Django's ASGI handler (`asgi`, `tap_under_asgi`), as `make serve`
-serves them."""
+serves them, and a setting as a process started with some environment reads it
+(`setting_in_subprocess`)."""
 
 from __future__ import annotations
 
 import logging
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from asgiref.sync import async_to_sync
 from django.test import AsyncClient
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 class Keep(logging.Handler):
@@ -48,4 +55,25 @@ def tap_under_asgi(token: str, deal_id: int, player_id: int, key: str):
         data={"player": player_id},
         content_type="application/json",
         headers={"Authorization": f"Token {token}", "Idempotency-Key": key},
+    )
+
+
+def setting_in_subprocess(
+    expression: str, *, leave_out: tuple[str, ...], **env: str
+) -> subprocess.CompletedProcess[str]:
+    """What `expression` (of `settings`) prints in a new process with `env`: settings are
+    read from the environment once a process. This process's variables that start with
+    one of `leave_out` are not passed on, so the settings' defaults show."""
+    code = f"import django; django.setup(); from django.conf import settings; print({expression})"
+    inherited = {
+        name: value for name, value in os.environ.items() if not name.startswith(leave_out)
+    }
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=REPO_ROOT,
+        env={**inherited, "DJANGO_SETTINGS_MODULE": "tracker.settings", **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )

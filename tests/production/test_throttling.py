@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -18,6 +17,7 @@ from django.core.cache import caches
 from django.db import connection
 from rest_framework.test import APIClient
 
+from tests.production.conftest import setting_in_subprocess
 from tracker import services
 from tracker.services import api_token_create
 
@@ -119,23 +119,10 @@ def test_counters_are_kept_in_the_database(user):
 
 
 def settings_in_subprocess(**env: str) -> subprocess.CompletedProcess[str]:
-    code = (
-        "import django; django.setup(); from django.conf import settings; "
-        "print(settings.REST_FRAMEWORK['DEFAULT_THROTTLE_RATES'])"
-    )
-    full_env = {
-        name: value
-        for name, value in os.environ.items()
-        if not name.startswith("THROTTLE_") and name != "DATABASE_URL"
-    }
-    full_env.update(DJANGO_SETTINGS_MODULE="tracker.settings", **env)
-    return subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=REPO_ROOT,
-        env=full_env,
-        capture_output=True,
-        text=True,
-        timeout=60,
+    return setting_in_subprocess(
+        "settings.REST_FRAMEWORK['DEFAULT_THROTTLE_RATES']",
+        leave_out=("THROTTLE_", "DATABASE_URL"),
+        **env,
     )
 
 
