@@ -6,12 +6,14 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from django.db import OperationalError
 from django.test import Client
 from django.urls import reverse
 
 from tests.views.helpers import htmx, play_deals
 from tracker.live import UNKNOWN, Hub, Versions
 from tracker.services import share_link_create
+from tracker.views import live as live_view
 from tracker.views.live import _Follower
 
 pytestmark = pytest.mark.django_db
@@ -221,3 +223,55 @@ def test_a_stream_reads_again_only_when_its_access_or_its_rows_moved():
     assert tap_screen.told(a_tap) == "data: 6\n\n"
     assert tap_screen.version == 6
     assert tap_screen.told(a_tap) == ""  # the same version again says nothing
+
+
+def test_a_stream_that_cannot_read_what_a_change_needs_ends_and_says_why(monkeypatch, caplog, rf):
+    """The database unreachable, or every pooled connection busy (a pool timeout is an
+    OperationalError), when a change needs the link read again: the stream ends, as a
+    request would get its 503, and the browser listens again after `retry`; a warning in
+    the log, not a traceback out of the server."""
+    hub = Hub()
+    monkeypatch.setattr(hub, "start", lambda: None)  # no listener: the test says the change
+    monkeypatch.setattr(live_view.changes, "hub", lambda: hub)
+
+    def unreachable(*args, **kwargs):
+        raise OperationalError("couldn't get a connection after 5.00 sec")
+
+    follower = _Follower(request=rf.get("/s/abc/live/"), session_id=None, token="abc")
+    follower.session, follower.version, follower.rows_at, follower.access_at = 7, 5, 2, 1
+    monkeypatch.setattr(follower, "look", unreachable)
+
+    async def listening() -> list[str]:
+        stream = live_view._stream(follower, "data: 5\n\n")
+        said = [await anext(stream)]
+        hub.changed(7, Versions(6, 2, 2))  # a link revoked: the link must be read again
+        said += [event async for event in stream]
+        return said
+
+    with caplog.at_level("WARNING", logger="squarescores.database"):
+        said = asyncio.run(listening())
+
+    assert said == ["data: 5\n\n"]  # and then the end, not an exception
+    (warning,) = caplog.records
+    assert "couldn't get a connection" in warning.getMessage()
+    assert "live stream" in warning.getMessage()
+
+
+def test_a_thread_s_stream_that_cannot_read_the_version_ends(member, table, monkeypatch, caplog):
+    """Served by WSGI, the stream reads the counters each second: the database gone, it
+    ends after its comment, as the ASGI one does, with the warning in the log."""
+    session, _ = table
+    response = member.get(reverse("member:live", kwargs={"session_id": session.pk}))
+    stream = iter(response.streaming_content)
+    next(stream)  # the version, at once
+
+    class Unreachable:
+        def filter(self, *args, **kwargs):
+            raise OperationalError("the database system is shutting down")
+
+    monkeypatch.setattr(live_view.Session, "objects", Unreachable())
+    with caplog.at_level("WARNING", logger="squarescores.database"):
+        rest = list(stream)
+
+    assert rest == [b":\n\n"]
+    assert "shutting down" in caplog.records[-1].getMessage()

@@ -50,6 +50,7 @@ from tracker import live as changes
 from tracker.access import Role
 from tracker.errors import Refusal
 from tracker.live import COUNTERS, Versions
+from tracker.middleware import DATABASE_DOWN, database_logger, loggable_path
 from tracker.models import Session
 from tracker.views import standings
 from tracker.views.doors import SessionPage, reach, refused
@@ -202,12 +203,28 @@ async def _stream(follower: _Follower, first: str) -> AsyncIterator[str]:
                 continue
             if follower.must_look(newer):
                 # Access read again, the standings rendered: in a thread of the loop's pool.
-                said = await sync_to_async(follower.told, thread_sensitive=False)(newer)
+                try:
+                    said = await sync_to_async(follower.told, thread_sensitive=False)(newer)
+                except DATABASE_DOWN as error:
+                    _ended_for(follower, error)
+                    return
             else:
                 said = follower.told(newer)  # the version alone: no query, no thread
             if said is None:
                 return
             yield said
+
+
+def _ended_for(follower: _Follower, error: Exception) -> None:
+    """A stream that could not read what a change needs (the database unreachable, or
+    every pooled connection busy past `DB_POOL_TIMEOUT`) ends, as a page's request would
+    get its 503: the browser listens again after `retry`."""
+    database_logger.warning(
+        "Database unavailable during the live stream of %s: %s; it ended, and the page"
+        " listens again",
+        loggable_path(follower.request),
+        error,
+    )
 
 
 class _ThreadStreams:
@@ -237,15 +254,20 @@ def _stream_from_a_thread(follower: _Follower, first: str) -> Iterator[str]:
             # A comment first: a phone that went away fails this write, which ends the
             # stream before it reads again.
             yield ":\n\n"
-            counters = Session.objects.filter(pk=follower.session).values_list(*COUNTERS).first()
-            if counters is None:
-                return
-            now = Versions(*counters)
-            if now.version > follower.version:
-                said = follower.told(now)
-                if said is None:
+            try:
+                counters = (
+                    Session.objects.filter(pk=follower.session).values_list(*COUNTERS).first()
+                )
+                if counters is None:
                     return
-                if said:
-                    yield said
+                now = Versions(*counters)
+                said = follower.told(now) if now.version > follower.version else ""
+            except DATABASE_DOWN as error:
+                _ended_for(follower, error)
+                return
+            if said is None:
+                return
+            if said:
+                yield said
     finally:
         thread_streams.add(-1)
