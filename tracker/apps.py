@@ -8,9 +8,13 @@ class TrackerConfig(AppConfig):
 
     def ready(self) -> None:
         from django.contrib.auth import get_user_model
+        from django.db.backends.signals import connection_created
         from django.db.models.signals import post_save, pre_delete, pre_save
 
+        from tracker import prepared
         from tracker.services import accounts, members
+
+        connection_created.connect(prepared.install, dispatch_uid="replan-stale-statements")
 
         user_model = get_user_model()
         pre_save.connect(accounts.note_password_change, sender=user_model, dispatch_uid="pw-note")

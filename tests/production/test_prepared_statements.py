@@ -1,16 +1,23 @@
 """PostgreSQL prepares the statements a connection runs again (docs/deploy.md, "Prepared
 statements"): the parameters travel apart from the statement (server-side binding) and
 psycopg prepares it the third time a connection runs it; DB_PREPARE=false keeps the
-binding and prepares nothing."""
+binding and prepares nothing. A column's type changed by another process (a migration
+while the app serves) makes a prepared statement stale: it is prepared again
+(`tracker.prepared`)."""
 
 from __future__ import annotations
 
 import ast
+import contextlib
 
+import psycopg
 import pytest
 from django.db import connection
+from django.test import Client
 
 from tests.production.conftest import setting_in_subprocess
+from tracker import glance
+from tracker.models import Player, ShareLink
 from tracker.services import share_link_create
 
 POSTGRES = "postgres://scores:secret@db.internal:5432/scores"
@@ -71,3 +78,101 @@ def test_a_read_asked_again_runs_prepared(client, make_session, actor):
     assert answers[2].json() == answers[0].json()
     now = prepared() - before
     assert any('FROM "tracker_sharelink"' in statement for statement in now), now
+
+
+@contextlib.contextmanager
+def column_retyped(model, column: str, wider: str, was: str):
+    """The column's type changed by another process, as a release's `migrate` run from
+    another server would (an `AlterField` of a `max_length`), and put back after."""
+    params = connection.get_connection_params()
+    params.pop("cursor_factory", None)
+    params.pop("context", None)
+    table = model._meta.db_table
+    with psycopg.connect(**params, autocommit=True) as other:
+        other.execute(f'ALTER TABLE "{table}" ALTER COLUMN "{column}" TYPE {wider}')
+        try:
+            yield
+        finally:
+            other.execute(f'ALTER TABLE "{table}" ALTER COLUMN "{column}" TYPE {was}')
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_read_prepared_before_a_column_changed_type_is_prepared_again(make_session, actor):
+    """PostgreSQL refuses a statement prepared before its result's type changed ("cached
+    plan must not change result type"), and psycopg would run it prepared again and again
+    on that pooled connection: out of a transaction the app deallocates and runs it again,
+    and the caller sees nothing (a review's test)."""
+    session, _ = make_session()
+    link = share_link_create(session_id=session.pk, role="viewer", actor=actor)
+    path = f"/api/sessions/{session.pk}/standings/"
+    client = Client(raise_request_exception=False)
+    auth = {"HTTP_AUTHORIZATION": f"Share {link.token}"}
+    for _ in range(4):  # prepared from the third
+        assert client.get(path, **auth).status_code == 200
+        assert ShareLink.objects.filter(pk=link.pk).first() is not None
+
+    with column_retyped(ShareLink, "role", "varchar(20)", was="varchar(10)"):
+        after = [client.get(path, **auth).status_code for _ in range(2)]
+        again = [ShareLink.objects.filter(pk=link.pk).first() for _ in range(2)]
+
+    assert after == [200, 200]
+    assert [found.pk for found in again] == [link.pk, link.pk]
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_write_whose_prepared_statement_went_stale_is_a_503_and_its_retry_is_taken(
+    make_session, actor
+):
+    """Inside a write's transaction the refused statement spoils it: the write is rolled
+    back and answered 503 "try again in a moment", not 500; the rollback makes psycopg
+    forget what it prepared, so the phone's retry, with the same key, is taken."""
+    session, p = make_session()
+    link = share_link_create(session_id=session.pk, role="scorer", actor=actor)
+    deal = session.deals.get().pk
+    client = Client(raise_request_exception=False)
+    auth = {"HTTP_AUTHORIZATION": f"Share {link.token}"}
+
+    def tap(key: str):
+        return client.post(
+            f"/api/deals/{deal}/taps/",
+            {"player": p["Alice"].pk},
+            content_type="application/json",
+            HTTP_IDEMPOTENCY_KEY=key,
+            **auth,
+        )
+
+    for round_ in range(3):  # the deal's read with its players' names, prepared
+        assert tap(f"warm-{round_}").status_code == 201
+        undone = client.post(f"/api/deals/{deal}/undo/", HTTP_IDEMPOTENCY_KEY=f"u{round_}", **auth)
+        assert undone.status_code == 200
+
+    with column_retyped(Player, "name", "varchar(41)", was="varchar(40)"):
+        refused = tap("the-tap")
+        retried = tap("the-tap")
+
+    assert refused.status_code == 503, refused.content
+    assert refused["Retry-After"] == "5"
+    assert retried.status_code == 201, retried.content
+    assert [place["place"] for place in retried.json()["players"] if place["place"]] == [1]
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_column_changed_on_the_connection_itself_leaves_nothing_stale(make_session, actor):
+    """The same change run on the app's own connection (`make serve` migrating before it
+    serves) is fine without help: psycopg forgets what it prepared after an ALTER (a
+    review's test)."""
+    session, _ = make_session()
+    link = share_link_create(session_id=session.pk, role="viewer", actor=actor)
+    table = ShareLink._meta.db_table
+    for _ in range(4):
+        assert glance.by_link(link.token) is not None
+    with connection.cursor() as cursor:
+        cursor.execute(f'ALTER TABLE "{table}" ALTER COLUMN "role" TYPE varchar(20)')
+    try:
+        assert glance.by_link(link.token) is not None
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute(f'ALTER TABLE "{table}" ALTER COLUMN "role" TYPE varchar(10)')
