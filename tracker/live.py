@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 import psycopg
 from asgiref.sync import sync_to_async
+from django.db import Error as DatabaseError
 from django.db import close_old_connections, connection
 
 from tracker.models import Session
@@ -157,7 +158,12 @@ class Hub:
             loop = asyncio.get_running_loop()
             until = loop.time() + pause
             while loop.time() < until or connection.vendor != "postgresql":
-                await self._poll()
+                try:
+                    await self._poll()
+                except DatabaseError as error:
+                    # The database down too: this task is every stream's of the process,
+                    # so it polls on and they hear the changes once it is back.
+                    logger.warning("live: cannot read the watched sessions (%s)", error)
                 await asyncio.sleep(POLL_EVERY)
 
     async def _listen(self) -> None:

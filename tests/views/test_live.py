@@ -4,13 +4,16 @@ for once it says the session moved on."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
+import psycopg
 import pytest
 from django.db import OperationalError
 from django.test import Client
-from django.urls import reverse
+from django.urls import resolve, reverse
 
 from tests.views.helpers import htmx, play_deals
+from tracker import live as live_module
 from tracker.live import UNKNOWN, Hub, Versions
 from tracker.services import share_link_create
 from tracker.views import live as live_view
@@ -225,45 +228,74 @@ def test_a_stream_reads_again_only_when_its_access_or_its_rows_moved():
     assert tap_screen.told(a_tap) == ""  # the same version again says nothing
 
 
-def test_a_stream_that_cannot_read_what_a_change_needs_ends_and_says_why(monkeypatch, caplog, rf):
-    """The database unreachable, or every pooled connection busy (a pool timeout is an
-    OperationalError), when a change needs the link read again: the stream ends, as a
-    request would get its 503, and the browser listens again after `retry`; a warning in
-    the log, not a traceback out of the server."""
+# --- A stream, and the hub, when the database fails them ------------------------------
+
+
+@pytest.fixture
+def quiet_hub(monkeypatch):
     hub = Hub()
     monkeypatch.setattr(hub, "start", lambda: None)  # no listener: the test says the change
     monkeypatch.setattr(live_view.changes, "hub", lambda: hub)
+    return hub
+
+
+def _share_live_request(rf, token: str):
+    """A request for a share link's live stream, resolved as the handler resolves it."""
+    path = reverse("link:live", kwargs={"token": token})
+    request = rf.get(path)
+    request.resolver_match = resolve(path)
+    return request
+
+
+def test_an_asgi_stream_ended_by_the_database_leaves_no_watcher_and_no_token_in_the_log(
+    quiet_hub, monkeypatch, caplog, rf
+):
+    """The database unreachable, or every pooled connection busy (a pool timeout is an
+    OperationalError), when a change needs the link read again: the stream ends, as a
+    request would get its 503, and the browser listens again after `retry`; a warning in
+    the log that hides the link's token, not a traceback out of the server."""
+    token = "t" * 43
+    follower = _Follower(request=_share_live_request(rf, token), session_id=None, token=token)
+    follower.session, follower.version, follower.rows_at, follower.access_at = 7, 5, 2, 1
 
     def unreachable(*args, **kwargs):
         raise OperationalError("couldn't get a connection after 5.00 sec")
 
-    follower = _Follower(request=rf.get("/s/abc/live/"), session_id=None, token="abc")
-    follower.session, follower.version, follower.rows_at, follower.access_at = 7, 5, 2, 1
     monkeypatch.setattr(follower, "look", unreachable)
 
     async def listening() -> list[str]:
         stream = live_view._stream(follower, "data: 5\n\n")
         said = [await anext(stream)]
-        hub.changed(7, Versions(6, 2, 2))  # a link revoked: the link must be read again
+        assert quiet_hub._watchers == {7: 1}
+        quiet_hub.changed(7, Versions(6, 2, 2))  # access moved: the link is read again
         said += [event async for event in stream]
         return said
 
     with caplog.at_level("WARNING", logger="squarescores.database"):
         said = asyncio.run(listening())
 
-    assert said == ["data: 5\n\n"]  # and then the end, not an exception
+    assert said == ["data: 5\n\n"]
+    assert quiet_hub._watchers == {} and quiet_hub._changed == {}
     (warning,) = caplog.records
-    assert "couldn't get a connection" in warning.getMessage()
-    assert "live stream" in warning.getMessage()
+    assert token not in warning.getMessage()
+    assert "<token>" in warning.getMessage()
 
 
-def test_a_thread_s_stream_that_cannot_read_the_version_ends(member, table, monkeypatch, caplog):
-    """Served by WSGI, the stream reads the counters each second: the database gone, it
-    ends after its comment, as the ASGI one does, with the warning in the log."""
-    session, _ = table
-    response = member.get(reverse("member:live", kwargs={"session_id": session.pk}))
+@pytest.fixture
+def shared(make_session, actor):
+    session, _ = make_session()
+    return share_link_create(session_id=session.pk, role="viewer", actor=actor)
+
+
+def test_a_thread_s_stream_ended_by_the_database_counts_itself_closed(shared, monkeypatch, caplog):
+    """Served by WSGI: the stream ends after its comment, the open-streams counter (which
+    the browser tests' server waits on) comes back down, and the token stays out of the
+    warning."""
+    open_before = live_view.thread_streams.open
+    response = Client().get(reverse("link:live", kwargs={"token": shared.token}))
     stream = iter(response.streaming_content)
-    next(stream)  # the version, at once
+    next(stream)
+    assert live_view.thread_streams.open == open_before + 1
 
     class Unreachable:
         def filter(self, *args, **kwargs):
@@ -274,4 +306,44 @@ def test_a_thread_s_stream_that_cannot_read_the_version_ends(member, table, monk
         rest = list(stream)
 
     assert rest == [b":\n\n"]
-    assert "shutting down" in caplog.records[-1].getMessage()
+    assert live_view.thread_streams.open == open_before
+    message = caplog.records[-1].getMessage()
+    assert "shutting down" in message
+    assert shared.token not in message
+
+
+def test_the_hub_keeps_polling_after_a_database_error(monkeypatch):
+    """The hub's one task per process polls the watched sessions' counters while it
+    cannot listen (and on SQLite). The database down too, a poll raises Django's
+    OperationalError: the task polls on, so the streams hear the change once the
+    database is back (it ended, and every stream of the process heard nothing more until
+    a new one started it again; found by a review)."""
+    monkeypatch.setattr(live_module, "POLL_EVERY", 0.01)
+    monkeypatch.setattr(live_module, "RECONNECT_AFTER", (0.01,))
+
+    async def not_listening(self):
+        raise psycopg.OperationalError("connection refused")
+
+    monkeypatch.setattr(Hub, "_listen", not_listening)
+    polls = []
+
+    def versions(session_ids):
+        polls.append(list(session_ids))
+        if len(polls) == 1:
+            raise OperationalError("the database system is starting up")
+        return {7: Versions(6, 2, 2)}
+
+    monkeypatch.setattr(live_module, "_versions", versions)
+
+    async def watching() -> Versions | None:
+        hub = Hub()
+        async with hub.watching(7):
+            heard = await hub.wait(7, 5, 2.0)
+            if hub._task is not None and hub._task.done():
+                with contextlib.suppress(BaseException):
+                    hub._task.result()  # retrieved: no "never retrieved" at exit
+            else:
+                hub._task.cancel()
+            return heard
+
+    assert asyncio.run(watching()) == Versions(6, 2, 2)
