@@ -99,35 +99,44 @@ def test_ci_cancelled_as_a_run_starts_stops_it(tmp_path):
                 os.kill(pid, signal.SIGKILL)
 
 
-def test_stopping_ci_stops_both_test_runs(tmp_path):
-    script, env = checkout(tmp_path)
+def cancel_ci(tmp_path: Path, env: dict[str, str], ready) -> tuple[str, int, list[int]]:
+    """Start CI, cancel it (SIGTERM, as a cancelled or timed-out CI job) once `ready(the
+    pids of the runs started so far)`; what it printed, its exit code and the runs still
+    going. Every stub it started is killed after."""
+    script = tmp_path / "repo/.ci/run"
     ci = subprocess.Popen(
-        ["bash", str(script)],
-        env={**env, "SLOW": "1"},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
+        ["bash", str(script)], env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
     )
     pids_file = tmp_path / "pids"
     started: list[int] = []
     try:
         deadline = time.monotonic() + 20
-        while len(started) < 2 and time.monotonic() < deadline:
-            time.sleep(0.1)
+        while not ready(started) and time.monotonic() < deadline:
+            time.sleep(0.05)
             if pids_file.exists():
                 started = [int(p) for p in pids_file.read_text().split()]
-        assert len(started) == 2
-        ci.send_signal(signal.SIGTERM)  # a cancelled or timed-out CI job
-        said, _ = ci.communicate(timeout=10)
-        alive = [pid for pid in started if running(pid)]
-        assert alive == [], "orphaned `make test` runs are still going"
-        assert "Tests on SQLite (exit status stopped)" in said
+        assert ready(started)
+        ci.send_signal(signal.SIGTERM)
+        said, _ = ci.communicate(timeout=20)
+        return said, ci.returncode, [pid for pid in started if running(pid)]
     finally:
         for pid in started:  # only the stubs this test started
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
         if ci.poll() is None:
             ci.kill()
+            ci.wait()
+
+
+def test_stopping_ci_stops_both_test_runs(tmp_path):
+    _, env = checkout(tmp_path)
+
+    said, code, alive = cancel_ci(tmp_path, {**env, "SLOW": "1"}, lambda runs: len(runs) == 2)
+
+    assert alive == [], "orphaned `make test` runs are still going"
+    assert "Tests on PostgreSQL (exit status stopped)" in said
+    assert "Tests on SQLite (exit status stopped)" in said
+    assert code != 0
 
 
 def test_ci_cancelled_after_the_sqlite_run_passed_says_it_passed(tmp_path):
@@ -135,36 +144,20 @@ def test_ci_cancelled_after_the_sqlite_run_passed_says_it_passed(tmp_path):
     passed, while the PostgreSQL run goes on: each run says its own status, the one that
     ended its exit status and the one stopped "stopped" (the script said "stopped" for
     both; found by a review)."""
-    script, env = checkout(tmp_path)
-    ci = subprocess.Popen(
-        ["bash", str(script)],
-        env={**env, "SLOW": "1", "QUICK_SQLITE": "1"},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    pids_file = tmp_path / "pids"
-    started: list[int] = []
-    try:
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline and not (
-            (tmp_path / "pids.sqlite-done").exists() and len(started) == 2
-        ):
-            time.sleep(0.05)
-            if pids_file.exists():
-                started = [int(p) for p in pids_file.read_text().split()]
-        assert len(started) == 2
+    _, env = checkout(tmp_path)
+    sqlite_done = tmp_path / "pids.sqlite-done"
+
+    def sqlite_passed(runs: list[int]) -> bool:
+        if len(runs) < 2 or not sqlite_done.exists():
+            return False
         time.sleep(0.3)  # the SQLite run has exited
-        ci.send_signal(signal.SIGTERM)
-        said, _ = ci.communicate(timeout=20)
-        assert [pid for pid in started if running(pid)] == []
-        assert "Tests on PostgreSQL (exit status stopped)" in said
-        assert "Tests on SQLite (exit status 0)" in said, said
-        assert ci.returncode != 0
-    finally:
-        if ci.poll() is None:
-            ci.kill()
-            ci.wait()
-        for pid in started:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
+        return True
+
+    said, code, alive = cancel_ci(
+        tmp_path, {**env, "SLOW": "1", "QUICK_SQLITE": "1"}, sqlite_passed
+    )
+
+    assert alive == []
+    assert "Tests on PostgreSQL (exit status stopped)" in said
+    assert "Tests on SQLite (exit status 0)" in said, said
+    assert code != 0
