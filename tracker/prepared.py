@@ -30,9 +30,9 @@ FEATURE_NOT_SUPPORTED = "0A000"  # the SQLSTATE of "cached plan must not change 
 
 def _stale_plan(error: NotSupportedError) -> bool:
     cause = error.__cause__
-    return getattr(
-        cause, "sqlstate", None
-    ) == FEATURE_NOT_SUPPORTED and "cached plan must not change result type" in str(cause)
+    if getattr(cause, "sqlstate", None) != FEATURE_NOT_SUPPORTED:
+        return False
+    return "cached plan must not change result type" in str(cause)
 
 
 def replan(

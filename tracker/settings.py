@@ -230,8 +230,8 @@ STORAGES = {
 
 # --- Request bodies -------------------------------------------------------------------
 # Every request SquareScores takes is small (a tap, a correction of 20 events, a table of
-# 8): a body over MAX_REQUEST_BYTES is refused with 413 before it is read (the middleware's
-# RequestBodyLimitMiddleware), and Django's own checks use the same figure.
+# 8): a body over MAX_REQUEST_BYTES is refused with 413 before it is read
+# (RequestBodyLimitMiddleware), and Django's own checks use the same figure.
 
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("MAX_REQUEST_BYTES", 64 * 1024)
 FILE_UPLOAD_MAX_MEMORY_SIZE = DATA_UPLOAD_MAX_MEMORY_SIZE
