@@ -19,7 +19,6 @@ Callers:
 
 from __future__ import annotations
 
-import contextlib
 import re
 import secrets
 from dataclasses import dataclass
@@ -27,11 +26,13 @@ from enum import StrEnum
 from typing import Any, TypeVar
 
 from django.contrib.auth.models import User
+from django.db import connection
 from django.db.models import Max, Model, QuerySet
 from django.utils.translation import gettext_noop
 
 from tracker.errors import Conflict, Forbidden, NotFound
 from tracker.models import Circle, Deal, Invite, Player, Session, ShareLink
+from tracker.rows import one_with
 
 LINK_OUT_OF_REACH = gettext_noop(
     "A share link reaches only its own session's scoring; sign in for this."
@@ -149,9 +150,9 @@ def link_by_token(token: str) -> ShareLink:
     """
     link = None
     if TOKEN.fullmatch(token):
-        # get(), not first(): the token is unique, and an ORDER BY costs its compiling.
-        with contextlib.suppress(ShareLink.DoesNotExist):
-            link = ShareLink.objects.select_related("session__circle").get(token=token)
+        # Written by hand (`tracker.rows`): every request by a link reads it, and the ORM
+        # took longer to build the statement than PostgreSQL to run it.
+        link = one_with(ShareLink, ("session", "session__circle"), "token", token)
     if link is None or not secrets.compare_digest(link.token.encode(), token.encode()):
         raise NotFound(NO_LINK, code="link_not_valid")
     if link.revoked_at is not None:
@@ -266,18 +267,50 @@ def access_session(
 @dataclass(frozen=True)
 class DealInReach:
     """A deal the caller asked for, not read yet: `deals` finds it only if the caller
-    reaches it, and `missing` is the refusal when it finds nothing. A write on the deal
-    hands it to the service, which reads it in the statement that takes the session's
-    lock (`tracker.services.locks.session_of_deal_changed`): one query for both."""
+    reaches it (a deal of `session_id`, or of a circle `member_id` is in, when they are
+    set), and `missing` is the refusal when it finds nothing. A write on the deal hands it
+    to the service, which reads it in the statement that takes the session's lock
+    (`tracker.services.locks.session_of_deal_changed`, through `session_of_deal`): one
+    query for both."""
 
     id: int
-    deals: QuerySet[Deal]
     missing: NotFound
+    session_id: int | None = None
+    member_id: int | None = None
 
     @classmethod
     def by_id(cls, deal_id: int) -> DealInReach:
         """A deal found by its id alone: the caller checked the reach itself."""
-        return cls(deal_id, Deal.objects.filter(pk=deal_id), NotFound(NO_DEAL, id=deal_id))
+        return cls(deal_id, NotFound(NO_DEAL, id=deal_id))
+
+    @property
+    def deals(self) -> QuerySet[Deal]:
+        deals = Deal.objects.filter(pk=self.id)
+        if self.session_id is not None:
+            deals = deals.filter(session_id=self.session_id)
+        if self.member_id is not None:
+            deals = deals.filter(session__circle__members=self.member_id)
+        return deals
+
+    def session_of_deal(self) -> tuple[str, list[int]]:
+        """`deals.values("session_id")` as SQL and its parameters, written by hand: the
+        tap's statement that locks the session is built a request, and the ORM took
+        longer to build it than PostgreSQL to run it (docs/performance.md, session 12).
+        tests/test_rows.py holds it to `deals` for every kind of reach."""
+        quote = connection.ops.quote_name
+        deal = quote(Deal._meta.db_table)
+        sql, params = f"SELECT {deal}.session_id FROM {deal} WHERE {deal}.id = %s", [self.id]
+        if self.session_id is not None:
+            sql, params = f"{sql} AND {deal}.session_id = %s", [*params, self.session_id]
+        if self.member_id is not None:
+            through = Circle.members.through._meta
+            sql = (
+                f"{sql} AND EXISTS (SELECT 1 FROM {quote(Session._meta.db_table)} s"
+                f" INNER JOIN {quote(through.db_table)} m ON m.circle_id = s.circle_id"
+                f" WHERE s.id = {deal}.session_id AND m.user_id = %s)"
+            )
+            params = [*params, self.member_id]
+        return sql, params
 
 
 def deal_in_reach(
@@ -286,16 +319,15 @@ def deal_in_reach(
     """The deal, as a query, if the caller may do what `need` says; with `session`, only a
     deal of that session (a page opened for one session writes to that session only)."""
     require(actor, need)
-    deals = Deal.objects.filter(pk=deal_id)
     if session is not None:
-        return DealInReach(
-            deal_id, deals.filter(session=session), NotFound(NO_DEAL_HERE, id=deal_id)
-        )
+        return DealInReach(deal_id, NotFound(NO_DEAL_HERE, id=deal_id), session_id=session.pk)
+    missing = NotFound(NO_DEAL, id=deal_id)
     if actor.link is not None:
-        deals = deals.filter(session_id=actor.link.session_id)
-    else:
-        deals = deals.filter(session__circle__members=actor.user)
-    return DealInReach(deal_id, deals, NotFound(NO_DEAL, id=deal_id))
+        return DealInReach(deal_id, missing, session_id=actor.link.session_id)
+    # No account and no link (no door lets one write, but the reach stays shut): the
+    # member of no circle, as no account has id 0.
+    member = actor.user.pk if actor.user is not None else 0
+    return DealInReach(deal_id, missing, member_id=member)
 
 
 def access_deal(

@@ -20,12 +20,12 @@ from tracker.errors import Conflict, Invalid, NotFound, refused_by_rules
 from tracker.models import Deal, DealEvent, DealPlayer, Tap
 from tracker.records import (
     DealState,
-    deal_and_players,
     deal_facts,
     deal_state,
     live_records,
     read_deal_state,
 )
+from tracker.rows import deal_and_players
 from tracker.services.corrections import deal_correct
 from tracker.services.locks import (
     lock_session_of_deal,
@@ -79,7 +79,8 @@ def _record(
         raise refused_by_rules(error) from None
     try:
         saved = save_records(deal, [record], result, actor)
-        following = store_result(deal, facts, result, before=None)  # counts nowhere yet
+        # An open deal counts nowhere yet; only the seats this record moves are written.
+        following = store_result(deal, facts, result, before=None, seated=deal_players)
     except IntegrityError:
         # The constraints are the last line; the session's lock makes this unreachable in
         # practice, but a race must never become a 500 or a double filing. No savepoint of

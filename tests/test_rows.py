@@ -1,0 +1,273 @@
+"""The tap's statements written by hand (issue 15, session 12) say what the ORM's said:
+
+- `tracker.rows.deal_and_players` reads the deal, its session, dealer, leader and players
+  as `select_related` reads them, field by field;
+- `DealInReach.session_of_deal` finds what its queryset `deals` finds, for every kind of
+  reach, so the statement that locks the session refuses what the ORM's refused;
+- a tap or an event on an open deal writes only the seats whose place or points move
+  (`_seats_moved`), and what is stored is what scoring says.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+import scoring
+from tracker import services
+from tracker.access import Actor, DealInReach, Role, deal_in_reach
+from tracker.errors import Conflict, Invalid, NotFound
+from tracker.models import Deal, DealPlayer, Session
+from tracker.records import deal_facts
+from tracker.rows import deal_and_players
+from tracker.services import circle_create, session_create, share_link_create
+from tracker.services.locks import session_of_deal_changed
+from tracker.services.results import _seats_moved
+
+pytestmark = pytest.mark.django_db
+
+OPTIONS = scoring.Options(got_to_get_in=True, guaransheed=True)
+
+
+def values(instance) -> dict:
+    return {f.attname: getattr(instance, f.attname) for f in type(instance)._meta.concrete_fields}
+
+
+def orm_read(deal_id: int) -> list[DealPlayer]:
+    return list(
+        DealPlayer.objects.filter(deal_id=deal_id)
+        .select_related("deal__session", "deal__dealer", "deal__leader", "player")
+        .order_by("seat")
+    )
+
+
+def assert_read_as_the_orm(deal_id: int) -> None:
+    deal, seated = deal_and_players(deal_id)
+    orm = orm_read(deal_id)
+    assert [values(seat) for seat in seated] == [values(seat) for seat in orm]
+    assert [values(seat.player) for seat in seated] == [values(seat.player) for seat in orm]
+    want = orm[0].deal
+    assert values(deal) == values(want)
+    assert values(deal.session) == values(want.session)
+    for role in ("dealer", "leader"):
+        got, expected = getattr(deal, role), getattr(want, role)
+        assert (got and values(got)) == (expected and values(expected)), role
+    # Read once, shared: every seat holds this very deal, as `deal_and_players` promised.
+    assert all(seat.deal is deal for seat in seated)
+    assert deal.session.rules == want.session.rules  # JSON decoded, as the ORM decodes it
+
+
+def test_the_deal_and_its_players_read_as_select_related_reads_them(make_session, actor):
+    session, p = make_session(options=OPTIONS, stake="2.50")
+    first = session.deals.get()
+    for name in ("Cara", "Alice", "Dev"):
+        services.deal_tap(deal_id=first.pk, player_id=p[name].pk, actor=actor)
+    following = session.deals.get(status=Deal.Status.OPEN)
+    assert following.dealer_id is not None  # the next deal has a dealer and a leader
+    assert_read_as_the_orm(first.pk)
+    assert_read_as_the_orm(following.pk)
+
+
+def test_a_deal_with_no_dealer_or_leader_reads_them_as_none(make_session):
+    session, _ = make_session()
+    deal = session.deals.get()
+    Deal.objects.filter(pk=deal.pk).update(dealer=None, leader=None)
+    assert_read_as_the_orm(deal.pk)
+    read, _ = deal_and_players(deal.pk)
+    assert read.dealer is None and read.leader is None
+
+
+def test_an_unknown_deal_is_a_lookup_error(db):
+    with pytest.raises(LookupError):
+        deal_and_players(987654321)
+
+
+# --- The reach, by hand and by the ORM ---------------------------------------------------
+
+
+@pytest.fixture
+def world(make_session, actor, django_user_model):
+    session, _ = make_session()
+    outsider = django_user_model.objects.create_user(username="outsider", password="x")
+    other = session_create(
+        circle=circle_create(owner=outsider, name="Other table"),
+        name="Saturday",
+        players=["Zebediah Quixote", "Ottoline Vexby"],
+        actor=Actor(user=outsider),
+    )
+    scorer = share_link_create(session_id=session.pk, role="scorer", actor=actor)
+    return {
+        "session": session,
+        "other": other,
+        "deals": [session.deals.get().pk, other.deals.get().pk, 987654321],
+        "callers": {
+            "member": actor,
+            "outsider": Actor(user=outsider),
+            "scorer link": Actor(link=scorer),
+            "no account, no link": Actor(),
+        },
+    }
+
+
+def reaches(world):
+    """Every kind of reach: each caller's, and the page's (one session) for each."""
+    for name, caller in world["callers"].items():
+        for deal_id in world["deals"]:
+            yield name, deal_in_reach(caller, deal_id, need=Role.SCORER)
+            for page in (world["session"], world["other"]):
+                yield (
+                    f"{name} on {page.name}",
+                    deal_in_reach(caller, deal_id, need=Role.SCORER, session=page),
+                )
+    for deal_id in world["deals"]:
+        yield "by id", DealInReach.by_id(deal_id)
+
+
+def test_the_hand_written_reach_finds_what_the_queryset_finds(world):
+    found = set()
+    for name, reach in reaches(world):
+        sql, params = reach.session_of_deal()
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            by_hand = [row[0] for row in cursor.fetchall()]
+        by_orm = list(reach.deals.values_list("session_id", flat=True))
+        assert by_hand == by_orm, (name, reach)
+        found.add(bool(by_orm))
+    assert found == {True, False}  # both answers were asked for
+
+
+def test_the_lock_moves_the_session_on_only_within_reach(world):
+    def versions():
+        return dict(Session.objects.values_list("pk", "version"))
+
+    for name, reach in reaches(world):
+        before = versions()
+        reached = reach.deals.values_list("session_id", flat=True).first()
+        if reached is None:
+            with pytest.raises(NotFound) as refused:
+                session_of_deal_changed(reach)
+            assert refused.value is reach.missing
+            assert versions() == before, name
+        else:
+            session_of_deal_changed(reach)
+            assert versions() == {**before, reached: before[reached] + 1}, name
+
+
+# --- Only the seats that move ------------------------------------------------------------
+
+
+def stored(deal_id: int) -> dict[int, tuple[int | None, int]]:
+    return {
+        dp.player_id: (dp.place, dp.points) for dp in DealPlayer.objects.filter(deal_id=deal_id)
+    }
+
+
+def scored(deal_id: int) -> dict[int, tuple[int | None, int]]:
+    deal = Deal.objects.select_related("session").get(pk=deal_id)
+    result = scoring.play(deal_facts(deal))
+    return {
+        player: (result.places.get(player), result.points.get(player, 0))
+        for player in stored(deal_id)
+    }
+
+
+def seat_updates(queries) -> int:
+    table = DealPlayer._meta.db_table
+    return sum(q["sql"].lstrip().startswith("UPDATE") and table in q["sql"] for q in queries)
+
+
+def test_a_tap_writes_the_seat_it_moves_and_an_event_that_moves_none_writes_none(
+    make_session, actor
+):
+    session, p = make_session(options=OPTIONS)
+    deal = session.deals.get()
+    with CaptureQueriesContext(connection) as queries:
+        services.deal_event_record(
+            deal_id=deal.pk, event=scoring.Hand(player=p["Dev"].pk, cards=5), actor=actor
+        )
+    assert seat_updates(queries) == 0  # a hand on an open deal moves no place or points
+    with CaptureQueriesContext(connection) as queries:
+        services.deal_tap(deal_id=deal.pk, player_id=p["Ben"].pk, actor=actor)
+    assert seat_updates(queries) == 1
+    assert stored(deal.pk) == scored(deal.pk)
+
+
+def test_what_taps_and_events_store_is_what_scoring_says(make_session, actor):
+    """Random tables: after every write that stood, each seat's stored place and points
+    are the deal's as scoring computes them from its facts."""
+    chance = random.Random(12)
+    for _ in range(6):
+        session, p = make_session(options=OPTIONS)
+        deal = session.deals.get()
+        names = list(p)
+        for _ in range(10):
+            if deal.pk not in set(session.deals.filter(status="open").values_list("pk", flat=True)):
+                deal = session.deals.get(status="open")
+            name = chance.choice(names)
+            write = chance.choice(["tap", "tap", "guaransheed", "hand", "undo"])
+            try:
+                if write == "tap":
+                    services.deal_tap(deal_id=deal.pk, player_id=p[name].pk, actor=actor)
+                elif write == "guaransheed":
+                    event = scoring.Guaransheed(player=p[name].pk)
+                    services.deal_event_record(deal_id=deal.pk, event=event, actor=actor)
+                elif write == "hand":
+                    event = scoring.Hand(player=p[name].pk, cards=chance.randint(1, 13))
+                    services.deal_event_record(deal_id=deal.pk, event=event, actor=actor)
+                else:
+                    services.deal_undo(deal_id=deal.pk, actor=actor)
+            except (Conflict, Invalid):
+                pass  # refused by the rules: nothing changed
+            assert stored(deal.pk) == scored(deal.pk), (write, name)
+
+
+def test_a_place_taken_back_is_written_as_none(make_session, actor):
+    """The statement's places may all be NULL (PostgreSQL then types the column as text):
+    written as no place, not refused."""
+    session, p = make_session()
+    deal = session.deals.get()
+    services.deal_tap(deal_id=deal.pk, player_id=p["Ben"].pk, actor=actor)
+    _deal, seated = deal_and_players(deal.pk)
+    nothing = scoring.play(
+        scoring.DealFacts(players=tuple(s.player_id for s in seated), rules=_deal.session.rules)
+    )
+    _seats_moved(seated, nothing)
+    assert stored(deal.pk) == {s.player_id: (None, 0) for s in seated}
+
+
+# --- A credential with what it reaches ---------------------------------------------------
+
+
+def test_a_token_reads_with_its_account_as_select_related_reads_them(user):
+    from tracker.models import ApiToken
+    from tracker.models.accounts import digest
+    from tracker.rows import one_with
+    from tracker.services import api_token_create
+
+    key = api_token_create(user=user).key
+    token = one_with(ApiToken, ("user",), "digest", digest(key))
+    want = ApiToken.objects.select_related("user").get(digest=digest(key))
+    assert values(token) == values(want)
+    assert values(token.user) == values(want.user)
+    assert one_with(ApiToken, ("user",), "digest", digest("no such key")) is None
+
+
+def test_a_link_reads_with_its_session_and_circle_as_select_related_reads_them(
+    make_session, actor
+):
+    from tracker.models import ShareLink
+    from tracker.rows import one_with
+
+    session, _ = make_session(options=OPTIONS)
+    link = share_link_create(session_id=session.pk, role="scorer", actor=actor)
+    related = ("session", "session__circle")
+    read = one_with(ShareLink, related, "token", link.token)
+    want = ShareLink.objects.select_related(*related).get(token=link.token)
+    assert values(read) == values(want)
+    assert values(read.session) == values(want.session)
+    assert values(read.session.circle) == values(want.session.circle)
+    assert read.session.rules == want.session.rules
+    assert one_with(ShareLink, related, "token", "x" * len(link.token)) is None
