@@ -255,9 +255,7 @@ def test_a_token_reads_with_its_account_as_select_related_reads_them(user):
     assert one_with(ApiToken, ("user",), "digest", digest("no such key")) is None
 
 
-def test_a_link_reads_with_its_session_and_circle_as_select_related_reads_them(
-    make_session, actor
-):
+def test_a_link_reads_with_its_session_and_circle_as_select_related_reads_them(make_session, actor):
     from tracker.models import ShareLink
     from tracker.rows import one_with
 

@@ -29,7 +29,7 @@ from tracker.records import DealState
 
 
 def deal_out(state: DealState, code: int = status.HTTP_200_OK) -> Response:
-    return Response(io.DealOut(state).data, status=code)
+    return Response(io.deal_data(state), status=code)
 
 
 class DealDetailView(ApiView):
