@@ -269,3 +269,61 @@ def test_a_link_reads_with_its_session_and_circle_as_select_related_reads_them(m
     assert values(read.session.circle) == values(want.session.circle)
     assert read.session.rules == want.session.rules
     assert one_with(ShareLink, related, "token", "x" * len(link.token)) is None
+
+
+# --- A row stored in one statement -------------------------------------------------------
+
+
+def test_an_inserted_row_is_stored_as_create_stores_it(make_session, actor):
+    from django.utils import timezone
+
+    from tracker.models import DealEvent, IdempotencyKey, Tap
+    from tracker.rows import insert
+
+    session, p = make_session(options=OPTIONS)
+    deal = session.deals.get()
+    when = timezone.now()
+    pairs = [
+        (
+            Tap,
+            dict(deal=deal, seq=1, player_id=p["Ben"].pk, place=1, recorded_at=when),
+            {"recorded_by_id": actor.user.pk},
+        ),
+        (
+            DealEvent,
+            dict(deal=deal, seq=2, type=DealEvent.Type.GUARANSHEED, player_id=p["Dev"].pk),
+            {"recorded_by_id": actor.user.pk, "blind": True, "recorded_at": when},
+        ),
+        (
+            IdempotencyKey,
+            dict(scope="user:1", fingerprint="f" * 64, status_code=201, created_at=when),
+            {"response_body": '{"ok": "Bình"}'},
+        ),
+    ]
+    for number, (model, shared, more) in enumerate(pairs):
+        extra = {"key": f"k{number}"} if model is IdempotencyKey else {}
+        by_orm = model.objects.create(**shared, **more, **extra)
+        model.objects.filter(pk=by_orm.pk).delete()  # the unique (deal, seq) / (scope, key)
+        by_hand = insert(model(**shared, **more, **extra))
+        assert by_hand.pk is not None and not by_hand._state.adding
+        stored = values(model.objects.get(pk=by_hand.pk))
+        assert {**stored, "id": None} == {**values(by_orm), "id": None}, model
+        assert values(by_hand) == stored
+
+
+def test_defaults_are_given_as_save_gives_them(make_session, actor):
+    from tracker.models import IdempotencyKey
+    from tracker.rows import insert
+
+    row = insert(IdempotencyKey(scope="user:1", key="k", fingerprint="f", status_code=200))
+    stored = IdempotencyKey.objects.get(pk=row.pk)
+    assert stored.created_at == row.created_at and stored.response_body == ""
+
+
+def test_a_model_with_signal_receivers_is_not_inserted_by_hand(user):
+    from django.contrib.auth.models import User
+
+    from tracker.rows import insert
+
+    with pytest.raises(TypeError, match="signal receivers"):
+        insert(User(username="someone"))

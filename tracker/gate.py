@@ -46,6 +46,7 @@ from rest_framework.throttling import SimpleRateThrottle
 from tracker.access import Actor
 from tracker.errors import Invalid, KeyReused, TooManyWrites
 from tracker.models import IdempotencyKey, WriteCount
+from tracker.rows import insert
 
 KEEP_FOR = timedelta(hours=24)
 LONGEST_KEY = 255
@@ -186,12 +187,14 @@ def write_once(
                 if stored is not None:
                     raise _Applied(stored)
             else:
-                IdempotencyKey.objects.create(
-                    scope=actor.scope,
-                    key=key,
-                    fingerprint=fingerprint,
-                    status_code=kept.status,
-                    response_body=kept.body,
+                insert(  # built once a process (`tracker.rows`): every keyed write stores one
+                    IdempotencyKey(
+                        scope=actor.scope,
+                        key=key,
+                        fingerprint=fingerprint,
+                        status_code=kept.status,
+                        response_body=kept.body,
+                    )
                 )
     except _Applied as applied:
         return applied.replay

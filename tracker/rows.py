@@ -16,7 +16,8 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar, cast
 
 from django.db import connection
-from django.db.models import Field, ForeignKey, Model
+from django.db.models import NOT_PROVIDED, Field, ForeignKey, Model
+from django.db.models.signals import post_save, pre_save
 
 from tracker.models import Deal, DealPlayer, Player, Session
 
@@ -71,6 +72,49 @@ def loaders(*models: type[Model]) -> list[Callable[[Sequence[Any]], Any]]:
         made.append(loader(model, range(start, start + width)))
         start += width
     return made
+
+
+# --- Writes ------------------------------------------------------------------------------
+
+
+def insert(instance: M) -> M:
+    """Store a new row as `instance.save()` stores it (its defaults, each field's
+    `pre_save` and conversion), for a model with an automatic key, no signal receivers
+    and no `save()` of its own; the instance gets its key. One statement."""
+    model = type(instance)
+    if pre_save.has_listeners(model) or post_save.has_listeners(model):
+        raise TypeError(f"{model.__name__} has signal receivers: save() it instead.")
+    sql, fields = _insert(connection.vendor, model)
+    values = [
+        field.get_db_prep_save(field.pre_save(instance, True), connection) for field in fields
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+        if connection.features.can_return_columns_from_insert:
+            (pk,) = cursor.fetchone()
+        else:
+            pk = connection.ops.last_insert_id(cursor, model._meta.db_table, model._meta.pk.column)
+    instance.pk = pk
+    instance._state.adding, instance._state.db = False, connection.alias
+    return instance
+
+
+@functools.cache
+def _insert(vendor: str, model: type[Model]) -> tuple[str, list[Field[Any, Any]]]:
+    quote = connection.ops.quote_name
+    pk = model._meta.pk
+    assert pk is not None and pk.get_internal_type() in ("AutoField", "BigAutoField"), model
+    assert model.save is Model.save, f"{model.__name__} saves in its own way"
+    fields = [field for field in model._meta.concrete_fields if field is not pk]
+    assert all(f.db_default is NOT_PROVIDED and not f.generated for f in fields), model
+    columns = ", ".join(quote(field.column) for field in fields)
+    sql = (
+        f"INSERT INTO {quote(model._meta.db_table)} ({columns})"
+        f" VALUES ({', '.join(['%s'] * len(fields))})"
+    )
+    if connection.features.can_return_columns_from_insert:
+        sql += f" RETURNING {quote(pk.column)}"
+    return sql, fields
 
 
 # --- The reads ------------------------------------------------------------------------

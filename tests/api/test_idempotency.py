@@ -7,6 +7,7 @@ from django.urls import URLPattern, get_resolver
 from django.utils import timezone
 
 from tests.api.conftest import client_with, db_state
+from tracker import gate
 from tracker.api.auth import AuthTokenView
 from tracker.gate import idempotency_keys_purge
 from tracker.models import IdempotencyKey, Tap
@@ -92,10 +93,10 @@ def test_a_write_that_fails_after_its_work_stores_neither(start, api, monkeypatc
     """The key is inserted in the write's transaction: a failure there undoes both."""
     table = start()
 
-    def broken(**fields):
+    def broken(row):
         raise RuntimeError("the disk is full")
 
-    monkeypatch.setattr(IdempotencyKey.objects, "create", broken)
+    monkeypatch.setattr(gate, "insert", broken)  # how the gate stores the key
     with pytest.raises(RuntimeError):
         tap(api, table, "Alice", "tap-1")
     monkeypatch.undo()
