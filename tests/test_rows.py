@@ -327,3 +327,37 @@ def test_a_model_with_signal_receivers_is_not_inserted_by_hand(user):
 
     with pytest.raises(TypeError, match="signal receivers"):
         insert(User(username="someone"))
+
+
+def test_an_update_writes_the_fields_as_save_writes_them(make_session):
+    from django.db import DatabaseError
+    from django.utils import timezone
+
+    from tracker.rows import update
+
+    session, p = make_session()
+    deal, twin = session.deals.get(), session.deals.get()
+    when = timezone.now()
+    for row in (deal, twin):
+        row.status, row.winner_id, row.closed_at = Deal.Status.FILED, p["Ben"].pk, when
+        row.last_seq = 7
+    twin.save(update_fields=["status", "winner", "closed_at", "last_seq"])
+    saved = values(Deal.objects.get(pk=deal.pk))
+    Deal.objects.filter(pk=deal.pk).update(status=Deal.Status.OPEN, winner=None, last_seq=0)
+    update(deal, ("status", "winner", "closed_at", "last_seq"))
+    assert values(Deal.objects.get(pk=deal.pk)) == saved
+    gone = Deal(pk=987654321, session=session, number=99)
+    with pytest.raises(DatabaseError):
+        update(gone, ("status",))
+
+
+def test_the_seats_read_with_their_players_in_order_as_the_orm_reads_them(make_session):
+    from tracker.models import Seat
+    from tracker.rows import all_with
+
+    session, _ = make_session(players=("Dev", "Alice", "Cara", "Ben"))
+    read = all_with(Seat, ("player",), "session", session.pk, order="position")
+    want = list(session.seats.select_related("player").order_by("position"))
+    assert [values(seat) for seat in read] == [values(seat) for seat in want]
+    assert [values(seat.player) for seat in read] == [values(seat.player) for seat in want]
+    assert all_with(Seat, ("player",), "session", 987654321) == []

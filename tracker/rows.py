@@ -15,7 +15,7 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar, cast
 
-from django.db import connection
+from django.db import DatabaseError, connection
 from django.db.models import NOT_PROVIDED, Field, ForeignKey, Model
 from django.db.models.signals import post_save, pre_save
 
@@ -117,6 +117,36 @@ def _insert(vendor: str, model: type[Model]) -> tuple[str, list[Field[Any, Any]]
     return sql, fields
 
 
+def update(instance: Model, fields: tuple[str, ...]) -> None:
+    """Write these fields of a stored row as `instance.save(update_fields=fields)` writes
+    them, for a model `insert` may store. One statement."""
+    model = type(instance)
+    if pre_save.has_listeners(model) or post_save.has_listeners(model):
+        raise TypeError(f"{model.__name__} has signal receivers: save() it instead.")
+    sql, written = _update(connection.vendor, model, fields)
+    values = [
+        field.get_db_prep_save(field.pre_save(instance, False), connection) for field in written
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*values, instance.pk])
+        if cursor.rowcount != 1:  # as save(update_fields=...) says of a row not there
+            raise DatabaseError("Save with update_fields did not affect any rows.")
+
+
+@functools.cache
+def _update(
+    vendor: str, model: type[Model], fields: tuple[str, ...]
+) -> tuple[str, list[Field[Any, Any]]]:
+    quote = connection.ops.quote_name
+    assert model.save is Model.save, f"{model.__name__} saves in its own way"
+    written = [cast("Field[Any, Any]", model._meta.get_field(name)) for name in fields]
+    pk = model._meta.pk
+    assert all(field.concrete and field is not pk for field in written), (model, fields)
+    sets = ", ".join(f"{quote(field.column)} = %s" for field in written)
+    sql = f"UPDATE {quote(model._meta.db_table)} SET {sets} WHERE {quote(pk.column)} = %s"
+    return sql, written
+
+
 # --- The reads ------------------------------------------------------------------------
 
 
@@ -125,23 +155,33 @@ def one_with(model: type[M], related: tuple[str, ...], column: str, value: str) 
     keys in `related` point to, as `select_related(*related)` reads them (each a key
     that cannot be null, named from `model` as there: "session", "session__circle");
     None when there is no such row. One query."""
-    sql, load = _one_with(connection.vendor, model, related, column)
+    found = all_with(model, related, column, value)
+    return found[0] if found else None
+
+
+def all_with(
+    model: type[M], related: tuple[str, ...], column: str, value: int | str, order: str = ""
+) -> list[M]:
+    """The rows of `model` whose `column` is `value`, in the order of the column `order`
+    (if given), with what `related` names loaded, as `one_with` reads one."""
+    sql, load = _one_with(connection.vendor, model, related, column, order)
     with connection.cursor() as cursor:
         cursor.execute(sql, [value])
-        found = cursor.fetchone()
-    if found is None:
-        return None
-    loaded = {"": load[0](found)}
-    for path, load_related in zip(related, load[1:], strict=True):
-        parent, _, name = path.rpartition("__")
-        loaded[path] = load_related(found)
-        setattr(loaded[parent], name, loaded[path])
-    return cast(M, loaded[""])
+        found = cursor.fetchall()
+    rows = []
+    for values in found:
+        loaded = {"": load[0](values)}
+        for path, load_related in zip(related, load[1:], strict=True):
+            parent, _, name = path.rpartition("__")
+            loaded[path] = load_related(values)
+            setattr(loaded[parent], name, loaded[path])
+        rows.append(cast(M, loaded[""]))
+    return rows
 
 
 @functools.cache
 def _one_with(
-    vendor: str, model: type[Model], related: tuple[str, ...], column: str
+    vendor: str, model: type[Model], related: tuple[str, ...], column: str, order: str
 ) -> tuple[str, list[Callable[[Sequence[Any]], Any]]]:
     quote = connection.ops.quote_name
     models, aliases = {"": model}, {"": "t0"}
@@ -159,10 +199,16 @@ def _one_with(
         )
     chain = ["", *related]
     columns = ", ".join(c for path in chain for c in selected(models[path], aliases[path]))
+
+    def column_of(name: str) -> str:
+        return f"t0.{quote(cast('Field[Any, Any]', model._meta.get_field(name)).column)}"
+
     sql = (
         f"SELECT {columns} FROM {quote(model._meta.db_table)} t0{''.join(joins)}"
-        f" WHERE t0.{quote(cast('Field[Any, Any]', model._meta.get_field(column)).column)} = %s"
+        f" WHERE {column_of(column)} = %s"
     )
+    if order:
+        sql += f" ORDER BY {column_of(order)}"
     return sql, loaders(*(models[path] for path in chain))
 
 

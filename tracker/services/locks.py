@@ -37,7 +37,10 @@ def sessions_moved_on(sessions: QuerySet[Session], *, access: bool = False) -> N
 def standings_moved(session_id: int) -> None:
     """The session's standings rows may have changed (in a write that has moved its
     version on already): a live standings page reads them again. One statement."""
-    Session.objects.filter(pk=session_id).update(standings_version=F("standings_version") + 1)
+    # Written by hand: every filing runs it, and the ORM's UPDATE took longer to build.
+    table, counter = map(connection.ops.quote_name, (Session._meta.db_table, "standings_version"))
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {table} SET {counter} = {counter} + 1 WHERE id = %s", [session_id])
 
 
 def access_moved(session_id: int) -> None:

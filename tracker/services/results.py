@@ -12,9 +12,9 @@ from django.utils import timezone
 import scoring
 import scoring.standing
 from tracker.access import Actor
-from tracker.models import Deal, DealEvent, DealPlayer, LedgerLine, Player, Session, Tap
+from tracker.models import Deal, DealEvent, DealPlayer, LedgerLine, Player, Seat, Session, Tap
 from tracker.records import Row, deal_facts, event_fields, unmarked
-from tracker.rows import insert
+from tracker.rows import all_with, insert, update
 from tracker.services.tallies import add_to_tallies
 
 
@@ -22,12 +22,14 @@ def open_deal(
     *, session: Session, number: int, players: Sequence[Player], opening: scoring.Opening
 ) -> Deal:
     """A new open deal with its players in seat order, its dealer, leader and reminders."""
-    deal = Deal.objects.create(
-        session=session,
-        number=number,
-        dealer_id=opening.dealer,
-        leader_id=opening.leader,
-        trading=_reminders(opening),
+    deal = insert(
+        Deal(
+            session=session,
+            number=number,
+            dealer_id=opening.dealer,
+            leader_id=opening.leader,
+            trading=_reminders(opening),
+        )
     )
     DealPlayer.objects.bulk_create(
         DealPlayer(deal=deal, player=player, seat=position)
@@ -163,7 +165,7 @@ def store_result(
     if (deal.status, deal.winner_id, deal.loser_id, deal.closed_at) != stood:
         # Most taps change none of these (only the first out and the filing one do):
         # the deal row is left as it is then, `last_seq` with it (see `Deal.last_seq`).
-        deal.save(update_fields=["status", "winner", "loser", "closed_at", "last_seq"])
+        update(deal, ("status", "winner", "loser", "closed_at", "last_seq"))
 
     if result.closed:
         LedgerLine.objects.bulk_create(
@@ -241,6 +243,7 @@ def _seats_moved(seated: Sequence[DealPlayer], result: scoring.DealResult) -> No
 
 def _open_next_deal(deal: Deal, facts: scoring.DealFacts, result: scoring.DealResult) -> Deal:
     session = deal.session
-    seated = [seat.player for seat in session.seats.select_related("player").order_by("position")]
+    seats = all_with(Seat, ("player",), "session", session.pk, order="position")
+    seated = [seat.player for seat in seats]
     opening = next_opening(session, [player.pk for player in seated], (facts, result))
     return open_deal(session=session, number=deal.number + 1, players=seated, opening=opening)
