@@ -139,6 +139,19 @@ def test_the_hand_written_reach_finds_what_the_queryset_finds(world):
     assert found == {True, False}  # both answers were asked for
 
 
+def test_a_deal_in_reach_reads_with_its_session_as_the_queryset_reads_it(world):
+    for name, reach in reaches(world):
+        read = reach.read()
+        want = reach.deals.select_related("session").first()
+        if want is None:
+            assert read is None, name
+            continue
+        assert values(read) == values(want), name
+        assert values(read.session) == values(want.session), name
+    big = DealInReach.by_id(2**63)  # past bigint: found nowhere, as the ORM finds it
+    assert big.read() is None and not big.deals.exists()
+
+
 def test_the_lock_moves_the_session_on_only_within_reach(world):
     def versions():
         return dict(Session.objects.values_list("pk", "version"))
@@ -361,3 +374,21 @@ def test_the_seats_read_with_their_players_in_order_as_the_orm_reads_them(make_s
     assert [values(seat) for seat in read] == [values(seat) for seat in want]
     assert [values(seat.player) for seat in read] == [values(seat.player) for seat in want]
     assert all_with(Seat, ("player",), "session", 987654321) == []
+
+
+def test_a_deal_s_seats_and_the_next_deal_read_as_the_orm_reads_them(make_session, actor):
+    from tracker.records import seated_players
+    from tracker.rows import deal_numbered
+
+    session, p = make_session()
+    first = session.deals.get()
+    for name in ("Cara", "Alice", "Dev"):
+        services.deal_tap(deal_id=first.pk, player_id=p[name].pk, actor=actor)
+    seated = seated_players(first)
+    want = list(first.deal_players.select_related("player").order_by("seat"))
+    assert [values(seat) for seat in seated] == [values(seat) for seat in want]
+    assert [values(seat.player) for seat in seated] == [values(seat.player) for seat in want]
+    assert all(seat.deal is first for seat in seated)
+    following = session.deals.get(number=2)
+    assert deal_numbered(session.pk, 2) == following.pk
+    assert deal_numbered(session.pk, 3) is None

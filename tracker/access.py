@@ -30,6 +30,7 @@ from django.db import connection
 from django.db.models import Max, Model, QuerySet
 from django.utils.translation import gettext_noop
 
+from tracker import rows
 from tracker.errors import Conflict, Forbidden, NotFound
 from tracker.models import Circle, Deal, Invite, Player, Session, ShareLink
 from tracker.rows import one_with
@@ -293,24 +294,22 @@ class DealInReach:
         return deals
 
     def session_of_deal(self) -> tuple[str, list[int]]:
-        """`deals.values("session_id")` as SQL and its parameters, written by hand: the
-        tap's statement that locks the session is built a request, and the ORM took
-        longer to build it than PostgreSQL to run it (docs/performance.md, session 12).
+        """`deals.values("session_id")` as SQL and its parameters, written by hand
+        (`tracker.rows.deals_in_reach`): the tap's statement that locks the session is
+        built a request, and the ORM took longer to build it than PostgreSQL to run it.
         tests/test_rows.py holds it to `deals` for every kind of reach."""
-        quote = connection.ops.quote_name
-        deal = quote(Deal._meta.db_table)
-        sql, params = f"SELECT {deal}.session_id FROM {deal} WHERE {deal}.id = %s", [self.id]
-        if self.session_id is not None:
-            sql, params = f"{sql} AND {deal}.session_id = %s", [*params, self.session_id]
-        if self.member_id is not None:
-            through = Circle.members.through._meta
-            sql = (
-                f"{sql} AND EXISTS (SELECT 1 FROM {quote(Session._meta.db_table)} s"
-                f" INNER JOIN {quote(through.db_table)} m ON m.circle_id = s.circle_id"
-                f" WHERE s.id = {deal}.session_id AND m.user_id = %s)"
-            )
-            params = [*params, self.member_id]
-        return sql, params
+        where, params = rows.deals_in_reach(self.id, self.session_id, self.member_id)
+        deal = connection.ops.quote_name(Deal._meta.db_table)
+        return f"SELECT {deal}.session_id FROM {deal} WHERE {where}", params
+
+    def read(self) -> Deal | None:
+        """The deal with its session if the caller reaches it (`deals` with
+        `select_related("session")`), read by hand as `session_of_deal` is; None if not."""
+        if not rows.storable(Deal, self.id):
+            return None
+        return rows.deal_with_session(
+            *rows.deals_in_reach(self.id, self.session_id, self.member_id)
+        )
 
 
 def deal_in_reach(
@@ -335,7 +334,7 @@ def access_deal(
 ) -> Deal:
     """The deal, with its session, if the caller reaches it (see `deal_in_reach`)."""
     reach = deal_in_reach(actor, deal_id, need=need, session=session)
-    deal = _one(reach.deals.select_related("session"))
+    deal = reach.read()
     if deal is None:
         raise reach.missing
     if session is not None:

@@ -27,7 +27,7 @@ from tracker.models import (
     Player,
     Tap,
 )
-from tracker.rows import loader
+from tracker.rows import all_with, deal_numbered, loader
 
 Row = Tap | DealEvent
 
@@ -229,7 +229,12 @@ def event_record(kind: str, sent: Mapping[str, Any]) -> scoring.Record:
 
 def seated_players(deal: Deal) -> list[DealPlayer]:
     """The deal's players in seat order, with their players (names) loaded."""
-    return list(deal.deal_players.select_related("player").order_by("seat"))
+    # Read by hand (`tracker.rows`): every deal read runs it, and the ORM took longer to
+    # build it than to run it.
+    seated = all_with(DealPlayer, ("player",), "deal", deal.pk, order="seat")
+    for deal_player in seated:
+        deal_player.deal = deal  # as the related manager sets it
+    return seated
 
 
 def deal_facts(
@@ -333,11 +338,7 @@ def read_deal_state(deal: Deal, deal_players: list[DealPlayer] | None = None) ->
         deal_players = seated_players(deal)
     rows = live_records(deal)
     facts = deal_facts(deal, rows, deal_players)
-    next_deal = (
-        Deal.objects.filter(session_id=deal.session_id, number=deal.number + 1)
-        .values_list("pk", flat=True)
-        .first()
-    )
+    next_deal = deal_numbered(deal.session_id, deal.number + 1)
     return deal_state(
         deal,
         rows=rows,

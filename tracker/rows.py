@@ -19,7 +19,7 @@ from django.db import DatabaseError, connection
 from django.db.models import NOT_PROVIDED, Field, ForeignKey, Model
 from django.db.models.signals import post_save, pre_save
 
-from tracker.models import Deal, DealPlayer, Player, Session
+from tracker.models import Circle, Deal, DealPlayer, Player, Session
 
 M = TypeVar("M", bound=Model)
 
@@ -210,6 +210,66 @@ def _one_with(
     if order:
         sql += f" ORDER BY {column_of(order)}"
     return sql, loaders(*(models[path] for path in chain))
+
+
+def deals_in_reach(
+    deal_id: int, session_id: int | None, member_id: int | None
+) -> tuple[str, list[int]]:
+    """The condition, on the deal table, that finds deal `deal_id` if it is a deal of
+    `session_id` and of a circle `member_id` is in (each when given), and its parameters:
+    `tracker.access.DealInReach` as SQL."""
+    quote = connection.ops.quote_name
+    deal = quote(Deal._meta.db_table)
+    sql, params = f"{deal}.id = %s", [deal_id]
+    if session_id is not None:
+        sql, params = f"{sql} AND {deal}.session_id = %s", [*params, session_id]
+    if member_id is not None:
+        through = Circle.members.through._meta
+        sql = (
+            f"{sql} AND EXISTS (SELECT 1 FROM {quote(Session._meta.db_table)} s"
+            f" INNER JOIN {quote(through.db_table)} m ON m.circle_id = s.circle_id"
+            f" WHERE s.id = {deal}.session_id AND m.user_id = %s)"
+        )
+        params = [*params, member_id]
+    return sql, params
+
+
+def deal_numbered(session_id: int, number: int) -> int | None:
+    """The id of the session's deal `number`, if there is one."""
+    deal = connection.ops.quote_name(Deal._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT id FROM {deal} WHERE session_id = %s AND number = %s", [session_id, number]
+        )
+        found = cursor.fetchone()
+    return None if found is None else found[0]
+
+
+def deal_with_session(where: str, params: list[int]) -> Deal | None:
+    """The deal the condition `where` (on the deal table) finds, with its session."""
+    columns, (load_deal, load_session) = _deal_with_session(connection.vendor)
+    deal_table, session_table = (
+        connection.ops.quote_name(model._meta.db_table) for model in (Deal, Session)
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {columns} FROM {deal_table}"
+            f" INNER JOIN {session_table} sess ON sess.id = {deal_table}.session_id"
+            f" WHERE {where}",
+            params,
+        )
+        found = cursor.fetchone()
+    if found is None:
+        return None
+    deal: Deal = load_deal(found)
+    deal.session = load_session(found)
+    return deal
+
+
+@functools.cache
+def _deal_with_session(vendor: str) -> tuple[str, list[Callable[[Sequence[Any]], Any]]]:
+    columns = [*selected(Deal, Deal._meta.db_table), *selected(Session, "sess")]
+    return ", ".join(columns), loaders(Deal, Session)
 
 
 def deal_and_players(deal_id: int) -> tuple[Deal, list[DealPlayer]]:
