@@ -369,7 +369,7 @@ def test_the_seats_read_with_their_players_in_order_as_the_orm_reads_them(make_s
     from tracker.rows import all_with
 
     session, _ = make_session(players=("Dev", "Alice", "Cara", "Ben"))
-    read = all_with(Seat, ("player",), "session", session.pk, order="position")
+    read = all_with(Seat, ("player",), "session", session.pk, order=("position",))
     want = list(session.seats.select_related("player").order_by("position"))
     assert [values(seat) for seat in read] == [values(seat) for seat in want]
     assert [values(seat.player) for seat in read] == [values(seat.player) for seat in want]
@@ -392,3 +392,60 @@ def test_a_deal_s_seats_and_the_next_deal_read_as_the_orm_reads_them(make_sessio
     following = session.deals.get(number=2)
     assert deal_numbered(session.pk, 2) == following.pk
     assert deal_numbered(session.pk, 3) is None
+
+
+def test_payments_read_with_who_recorded_and_cancelled_them_as_select_related_reads_them(
+    make_session, actor
+):
+    from decimal import Decimal
+
+    from tracker.models import Payment
+    from tracker.rows import all_with
+    from tracker.services import payment_cancel, payment_record
+
+    session, p = make_session()
+    link = share_link_create(session_id=session.pk, role="scorer", actor=actor)
+    by_link = Actor(link=link)
+    made = [
+        payment_record(
+            session_id=session.pk,
+            payer_id=p["Ben"].pk,
+            payee_id=p["Alice"].pk,
+            amount=Decimal(amount),
+            actor=who,
+        )
+        for amount, who in (("1.50", actor), ("2.00", by_link), ("0.25", actor))
+    ]
+    payment_cancel(session_id=session.pk, payment_id=made[0].pk, actor=by_link)
+    payment_cancel(session_id=session.pk, payment_id=made[1].pk, actor=actor)
+    related = ("recorded_by", "recorded_via", "cancelled_by", "cancelled_via")
+    read = all_with(Payment, related, "session", session.pk, order=("paid_at", "pk"))
+    want = list(
+        Payment.objects.filter(session=session).select_related(*related).order_by("paid_at", "pk")
+    )
+    assert [values(payment) for payment in read] == [values(payment) for payment in want]
+    for got, expected in zip(read, want, strict=True):
+        for name in related:
+            one, other = getattr(got, name), getattr(expected, name)
+            assert (one and values(one)) == (other and values(other)), name
+    assert {name for name in related if getattr(read[2], name) is None} == {
+        "recorded_via",
+        "cancelled_by",
+        "cancelled_via",
+    }
+
+
+def test_a_session_in_reach_reads_with_its_circle_as_the_queryset_reads_it(world):
+    from tracker.access import _session_in_reach, sessions_of
+
+    for name, caller in world["callers"].items():
+        for session_id in (world["session"].pk, world["other"].pk, 987654321, 2**63):
+            read = _session_in_reach(caller, session_id)
+            if session_id < 2**63:
+                queryset = Session.objects.select_related("circle")
+                want = sessions_of(caller, queryset).filter(pk=session_id).first()
+            else:
+                want = None
+            assert (read and values(read)) == (want and values(want)), (name, session_id)
+            if read is not None:
+                assert values(read.circle) == values(want.circle)

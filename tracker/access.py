@@ -258,11 +258,27 @@ def access_session(
     ):
         return link.session
     if queryset is None:
-        queryset = Session.objects.select_related("circle")
-    session = _one(sessions_of(actor, queryset).filter(pk=session_id))
+        session = _session_in_reach(actor, session_id)
+    else:
+        session = _one(sessions_of(actor, queryset).filter(pk=session_id))
     if session is None:
         raise NotFound(NO_SESSION, id=session_id)
     return session
+
+
+def _session_in_reach(actor: Actor, session_id: int) -> Session | None:
+    """`sessions_of(actor, Session.objects.select_related("circle"))`'s session, read by
+    hand (`tracker.rows`): nearly every read of a session runs it."""
+    if not rows.storable(Session, session_id):
+        return None
+    if actor.link is not None:
+        if actor.link.session_id != session_id:
+            return None
+        found = rows.all_with(Session, ("circle",), "id", session_id)
+    else:
+        member = actor.user.pk if actor.user is not None else 0  # as `deal_in_reach`
+        found = rows.all_with(Session, ("circle",), "id", session_id, **rows.member_of(member))
+    return found[0] if found else None
 
 
 @dataclass(frozen=True)

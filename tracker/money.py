@@ -15,6 +15,7 @@ import scoring
 import scoring.payments
 from scoring.payments import MoneyPaid
 from tracker.models import LedgerLine, Payment, Session, StandingTally
+from tracker.rows import all_with
 
 LEDGER_PLACES = Decimal("0.001")
 
@@ -137,13 +138,19 @@ def settlement_of(session: Session) -> Settlement:
     clear it (`scoring.payments`: paying a transfer never reshuffles the others; a
     correction after a payment shows the refund). Queries: the balances from the running
     totals, the payments with who recorded and cancelled them — two, however many deals."""
-    session_balances = tallied_balances([session.pk]).get(session.pk, {})
-    payments = list(
-        Payment.objects.filter(session=session)
-        .select_related("recorded_by", "recorded_via", "cancelled_by", "cancelled_via")
-        .order_by("paid_at", "pk")
-    )
+    # Both read by hand (`tracker.rows`): the first read after every change runs them, and
+    # the ORM took longer to build them than to run them. The same rows as
+    # `tallied_balances` and `select_related(...).order_by("paid_at", "pk")`.
+    session_balances = {
+        tally.player_id: tally.net.quantize(LEDGER_PLACES)
+        for tally in all_with(StandingTally, (), "session", session.pk)
+        if tally.net != 0
+    }
+    payments = all_with(Payment, _PAYMENT_BY, "session", session.pk, order=("paid_at", "pk"))
     return _settlement(session_balances, payments)
+
+
+_PAYMENT_BY = ("recorded_by", "recorded_via", "cancelled_by", "cancelled_via")
 
 
 def settlements_of(session_ids: Iterable[int]) -> dict[int, Settlement]:

@@ -231,7 +231,7 @@ def seated_players(deal: Deal) -> list[DealPlayer]:
     """The deal's players in seat order, with their players (names) loaded."""
     # Read by hand (`tracker.rows`): every deal read runs it, and the ORM took longer to
     # build it than to run it.
-    seated = all_with(DealPlayer, ("player",), "deal", deal.pk, order="seat")
+    seated = all_with(DealPlayer, ("player",), "deal", deal.pk, order=("seat",))
     for deal_player in seated:
         deal_player.deal = deal  # as the related manager sets it
     return seated

@@ -152,48 +152,71 @@ def _update(
 
 def one_with(model: type[M], related: tuple[str, ...], column: str, value: str) -> M | None:
     """The row of `model` whose unique `column` is `value`, with the objects its foreign
-    keys in `related` point to, as `select_related(*related)` reads them (each a key
-    that cannot be null, named from `model` as there: "session", "session__circle");
-    None when there is no such row. One query."""
+    keys in `related` point to, as `select_related(*related)` reads them (named from
+    `model` as there: "session", "session__circle"); None when there is no such row. One
+    query."""
     found = all_with(model, related, column, value)
     return found[0] if found else None
 
 
 def all_with(
-    model: type[M], related: tuple[str, ...], column: str, value: int | str, order: str = ""
+    model: type[M],
+    related: tuple[str, ...],
+    column: str,
+    value: int | str,
+    *,
+    order: tuple[str, ...] = (),
+    where: str = "",
+    params: Sequence[int | str] = (),
 ) -> list[M]:
-    """The rows of `model` whose `column` is `value`, in the order of the column `order`
-    (if given), with what `related` names loaded, as `one_with` reads one."""
-    sql, load = _one_with(connection.vendor, model, related, column, order)
+    """The rows of `model` whose `column` is `value`, and that meet the condition `where`
+    (on the model's table as `t0`, with its `params`) if given, in the order of the
+    fields `order`, with what `related` names loaded as `one_with` loads it. A key that
+    may be null is joined as `select_related` joins it (LEFT OUTER): None where null."""
+    sql, load, keys = _all_with(connection.vendor, model, related, column, order, where)
     with connection.cursor() as cursor:
-        cursor.execute(sql, [value])
+        cursor.execute(sql, [value, *params])
         found = cursor.fetchall()
     rows = []
     for values in found:
-        loaded = {"": load[0](values)}
-        for path, load_related in zip(related, load[1:], strict=True):
-            parent, _, name = path.rpartition("__")
-            loaded[path] = load_related(values)
-            setattr(loaded[parent], name, loaded[path])
+        loaded: dict[str, Model | None] = {"": load[0](values)}
+        for path, load_related, key in zip(related, load[1:], keys, strict=True):
+            parent_path, _, name = path.rpartition("__")
+            parent = loaded[parent_path]
+            if parent is None or getattr(parent, key) is None:
+                loaded[path] = None
+            else:
+                loaded[path] = load_related(values)
+            if parent is not None:
+                setattr(parent, name, loaded[path])
         rows.append(cast(M, loaded[""]))
     return rows
 
 
 @functools.cache
-def _one_with(
-    vendor: str, model: type[Model], related: tuple[str, ...], column: str, order: str
-) -> tuple[str, list[Callable[[Sequence[Any]], Any]]]:
+def _all_with(
+    vendor: str,
+    model: type[Model],
+    related: tuple[str, ...],
+    column: str,
+    order: tuple[str, ...],
+    where: str,
+) -> tuple[str, list[Callable[[Sequence[Any]], Any]], list[str]]:
+    """The statement `all_with` runs, a loader for each model it reads, and the attribute
+    of each relation's key (to tell a null one)."""
     quote = connection.ops.quote_name
     models, aliases = {"": model}, {"": "t0"}
-    joins = []
+    joins, keys = [], []
     for number, path in enumerate(related, start=1):
         parent, _, name = path.rpartition("__")
         field = models[parent]._meta.get_field(name)
-        assert isinstance(field, ForeignKey) and not field.null, (model, path)
+        assert isinstance(field, ForeignKey), (model, path)
         target = cast(type[Model], field.related_model)
         models[path], aliases[path] = target, f"t{number}"
+        keys.append(field.attname)
         joins.append(
-            f" INNER JOIN {quote(target._meta.db_table)} {aliases[path]}"
+            f" {'LEFT OUTER' if field.null else 'INNER'} JOIN"
+            f" {quote(target._meta.db_table)} {aliases[path]}"
             f" ON {aliases[path]}.{quote(field.target_field.column)}"
             f" = {aliases[parent]}.{quote(field.column)}"
         )
@@ -207,9 +230,23 @@ def _one_with(
         f"SELECT {columns} FROM {quote(model._meta.db_table)} t0{''.join(joins)}"
         f" WHERE {column_of(column)} = %s"
     )
+    if where:
+        sql += f" AND ({where})"
     if order:
-        sql += f" ORDER BY {column_of(order)}"
-    return sql, loaders(*(models[path] for path in chain))
+        sql += " ORDER BY " + ", ".join(
+            column_of(model._meta.pk.name if name == "pk" else name) for name in order
+        )
+    return sql, loaders(*(models[path] for path in chain)), keys
+
+
+def member_of(user_id: int) -> dict[str, Any]:
+    """`all_with`'s condition that a session (as `t0`) is in a circle of the account."""
+    through = connection.ops.quote_name(Circle.members.through._meta.db_table)
+    return {
+        "where": f"EXISTS (SELECT 1 FROM {through} m"
+        " WHERE m.circle_id = t0.circle_id AND m.user_id = %s)",
+        "params": [user_id],
+    }
 
 
 def deals_in_reach(

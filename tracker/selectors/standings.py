@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 
+from django.db import connection
 from django.db.models import Count, F, Q, QuerySet, Sum
 
 from tracker.models import (
@@ -14,11 +15,13 @@ from tracker.models import (
     DealPlayer,
     LedgerLine,
     Player,
+    Seat,
     Session,
     StandingTally,
     counted,
 )
 from tracker.money import LEDGER_PLACES, balances
+from tracker.rows import all_with
 
 
 @dataclass
@@ -48,9 +51,17 @@ def session_standings(session: Session) -> list[StandingRow]:
     columns over every deal and the tests hold the two equal.
     """
     rows = []
-    # Who is at the table now, and everyone who played a counted deal.
-    seated = Q(player_id__in=session.seats.values("player_id"))
-    for tally in session.tallies.filter(seated | Q(deals__gt=0)).select_related("player"):
+    # Who is at the table now, and everyone who played a counted deal; read by hand
+    # (`tracker.rows`): every first read after a filing runs it, and the ORM took longer
+    # to build it than to run it.
+    seats = connection.ops.quote_name(Seat._meta.db_table)
+    at_the_table = (
+        f"t0.deals > 0 OR t0.player_id IN (SELECT player_id FROM {seats} WHERE session_id = %s)"
+    )
+    tallies = all_with(
+        StandingTally, ("player",), "session", session.pk, where=at_the_table, params=[session.pk]
+    )
+    for tally in tallies:
         row = StandingRow(
             player=tally.player_id,
             name=tally.player.name,

@@ -243,7 +243,7 @@ def _seats_moved(seated: Sequence[DealPlayer], result: scoring.DealResult) -> No
 
 def _open_next_deal(deal: Deal, facts: scoring.DealFacts, result: scoring.DealResult) -> Deal:
     session = deal.session
-    seats = all_with(Seat, ("player",), "session", session.pk, order="position")
+    seats = all_with(Seat, ("player",), "session", session.pk, order=("position",))
     seated = [seat.player for seat in seats]
     opening = next_opening(session, [player.pk for player in seated], (facts, result))
     return open_deal(session=session, number=deal.number + 1, players=seated, opening=opening)
