@@ -269,39 +269,41 @@ def access_session(
 def _session_in_reach(actor: Actor, session_id: int) -> Session | None:
     """`sessions_of(actor, Session.objects.select_related("circle"))`'s session, read by
     hand (`tracker.rows`): nearly every read of a session runs it."""
-    if not rows.storable(Session, session_id):
-        return None
     if actor.link is not None:
-        if actor.link.session_id != session_id:
-            return None
-        found = rows.all_with(Session, ("circle",), "id", session_id)
-    else:
-        member = actor.user.pk if actor.user is not None else 0  # as `deal_in_reach`
-        found = rows.all_with(Session, ("circle",), "id", session_id, **rows.member_of(member))
-    return found[0] if found else None
+        return rows.session_with_circle(session_id, link_of=actor.link.session_id)
+    return rows.session_with_circle(session_id, member=getattr(actor.user, "pk", None))
 
 
 @dataclass(frozen=True)
 class DealInReach:
     """A deal the caller asked for, not read yet: `deals` finds it only if the caller
     reaches it (a deal of `session_id`, or of a circle `member_id` is in, when they are
-    set), and `missing` is the refusal when it finds nothing. A write on the deal hands it
-    to the service, which reads it in the statement that takes the session's lock
-    (`tracker.services.locks.session_of_deal_changed`, through `session_of_deal`): one
-    query for both."""
+    set; with neither, none unless `anywhere`), and `missing` is the refusal when it finds
+    nothing. A write on the deal hands it to the service, which reads it in the statement
+    that takes the session's lock (`tracker.services.locks.session_of_deal_changed`,
+    through `session_of_deal`): one query for both."""
 
     id: int
     missing: NotFound
     session_id: int | None = None
     member_id: int | None = None
+    anywhere: bool = False  # only `by_id`: a key left unset never means "any deal"
 
     @classmethod
     def by_id(cls, deal_id: int) -> DealInReach:
         """A deal found by its id alone: the caller checked the reach itself."""
-        return cls(deal_id, NotFound(NO_DEAL, id=deal_id))
+        return cls(deal_id, NotFound(NO_DEAL, id=deal_id), anywhere=True)
+
+    @property
+    def nowhere(self) -> bool:
+        """Whether no deal can be in reach (a caller with no stored account or session)."""
+        unbounded = self.session_id is None and self.member_id is None
+        return unbounded and not self.anywhere or not rows.storable(Deal, self.id)
 
     @property
     def deals(self) -> QuerySet[Deal]:
+        if self.nowhere:
+            return Deal.objects.none()
         deals = Deal.objects.filter(pk=self.id)
         if self.session_id is not None:
             deals = deals.filter(session_id=self.session_id)
@@ -315,13 +317,15 @@ class DealInReach:
         built a request, and the ORM took longer to build it than PostgreSQL to run it.
         tests/test_rows.py holds it to `deals` for every kind of reach."""
         where, params = rows.deals_in_reach(self.id, self.session_id, self.member_id)
+        if self.nowhere:
+            where, params = "1 = 0", []
         deal = connection.ops.quote_name(Deal._meta.db_table)
         return f"SELECT {deal}.session_id FROM {deal} WHERE {where}", params
 
     def read(self) -> Deal | None:
         """The deal with its session if the caller reaches it (`deals` with
         `select_related("session")`), read by hand as `session_of_deal` is; None if not."""
-        if not rows.storable(Deal, self.id):
+        if self.nowhere:
             return None
         return rows.deal_with_session(
             *rows.deals_in_reach(self.id, self.session_id, self.member_id)
@@ -339,10 +343,8 @@ def deal_in_reach(
     missing = NotFound(NO_DEAL, id=deal_id)
     if actor.link is not None:
         return DealInReach(deal_id, missing, session_id=actor.link.session_id)
-    # No account and no link (no door lets one write, but the reach stays shut): the
-    # member of no circle, as no account has id 0.
-    member = actor.user.pk if actor.user is not None else 0
-    return DealInReach(deal_id, missing, member_id=member)
+    # No stored account (no door lets one write): no key, so `nowhere`.
+    return DealInReach(deal_id, missing, member_id=getattr(actor.user, "pk", None))
 
 
 def access_deal(

@@ -239,14 +239,26 @@ def _all_with(
     return sql, loaders(*(models[path] for path in chain)), keys
 
 
-def member_of(user_id: int) -> dict[str, Any]:
-    """`all_with`'s condition that a session (as `t0`) is in a circle of the account."""
-    through = connection.ops.quote_name(Circle.members.through._meta.db_table)
-    return {
-        "where": f"EXISTS (SELECT 1 FROM {through} m"
-        " WHERE m.circle_id = t0.circle_id AND m.user_id = %s)",
-        "params": [user_id],
-    }
+def session_with_circle(
+    session_id: int, *, link_of: int | None = None, member: int | None = None
+) -> Session | None:
+    """The session with its circle, if it is the session of a link (`link_of`, its
+    session's id) or in a circle of the account `member`; None for neither (no stored
+    account, no link: nothing is in reach)."""
+    if not storable(Session, session_id):
+        return None
+    if link_of is not None:
+        found = all_with(Session, ("circle",), "id", session_id) if link_of == session_id else []
+    elif member is not None:
+        through = connection.ops.quote_name(Circle.members.through._meta.db_table)
+        in_circle = (
+            f"EXISTS (SELECT 1 FROM {through} m WHERE m.circle_id = t0.circle_id"
+            " AND m.user_id = %s)"
+        )
+        found = all_with(Session, ("circle",), "id", session_id, where=in_circle, params=[member])
+    else:
+        return None
+    return found[0] if found else None
 
 
 def deals_in_reach(

@@ -17,7 +17,6 @@ from django.utils.translation import gettext_noop
 from tracker.access import DealInReach
 from tracker.errors import Conflict, NotFound
 from tracker.models import Deal, DealPlayer, Payment, Player, Seat, Session
-from tracker.rows import storable
 
 NO_DEAL = gettext_noop("There is no deal %(id)s.")
 NO_SESSION = gettext_noop("There is no session %(id)s.")
@@ -73,7 +72,7 @@ def session_of_deal_changed(deal: DealInReach) -> None:
     deal's (the order undo, End match and corrections take them in): one query, which
     also finds the deal in the caller's reach, or refuses it (`deal.missing`). Written by
     hand, as the reach's part is (`DealInReach.session_of_deal`)."""
-    if not storable(Deal, deal.id):  # no deal has it: the ORM would find none
+    if deal.nowhere:  # a key no deal has, or a caller who reaches none
         raise deal.missing
     reach, params = deal.session_of_deal()
     table, version = map(connection.ops.quote_name, (Session._meta.db_table, "version"))
