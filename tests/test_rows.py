@@ -449,3 +449,40 @@ def test_a_session_in_reach_reads_with_its_circle_as_the_queryset_reads_it(world
             assert (read and values(read)) == (want and values(want)), (name, session_id)
             if read is not None:
                 assert values(read.circle) == values(want.circle)
+
+
+def orm_points_by_deal(session, last):
+    """The sparklines' read as the ORM said it, before it was written by hand."""
+    from tracker.models import counted
+
+    recent = Deal.objects.filter(counted(), session=session).order_by("-number").values("pk")[:last]
+    by_deal: dict[int, dict[int, int]] = {}
+    rows = (
+        DealPlayer.objects.filter(deal__in=recent)
+        .order_by("deal__number", "seat")
+        .values_list("deal__number", "player_id", "points")
+    )
+    for number, player, points in rows:
+        by_deal.setdefault(number, {})[player] = points
+    return max(by_deal, default=0), sorted(by_deal.items())
+
+
+def test_the_sparklines_read_the_last_counted_deals_as_the_orm_read_them(make_session, actor):
+    from tracker.selectors.standings import session_points_by_deal
+
+    session, p = make_session()
+    assert session_points_by_deal(session, last=3) == orm_points_by_deal(session, 3) == (0, [])
+    order = ["Cara", "Alice", "Dev", "Ben"]
+    for number in range(5):
+        deal = session.deals.get(status=Deal.Status.OPEN)
+        for name in order[number % 4 :] + order[: number % 4]:
+            if Deal.objects.get(pk=deal.pk).status != Deal.Status.OPEN:
+                break
+            services.deal_tap(deal_id=deal.pk, player_id=p[name].pk, actor=actor)
+    deal = session.deals.get(status=Deal.Status.OPEN)
+    services.deal_tap(deal_id=deal.pk, player_id=p["Ben"].pk, actor=actor)
+    services.deal_end(deal_id=deal.pk, actor=actor)  # ended after one went out: it counts
+    for last in (1, 3, 6, 40):
+        assert session_points_by_deal(session, last=last) == orm_points_by_deal(session, last)
+    count, series = session_points_by_deal(session, last=40)
+    assert count == 6 and [number for number, _ in series] == [1, 2, 3, 4, 5, 6]
