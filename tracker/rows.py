@@ -80,10 +80,13 @@ def loaders(*models: type[Model]) -> list[Callable[[Sequence[Any]], Any]]:
 def insert(instance: M) -> M:
     """Store a new row as `instance.save()` stores it (its defaults, each field's
     `pre_save` and conversion), for a model with an automatic key, no signal receivers
-    and no `save()` of its own; the instance gets its key. One statement."""
+    and no `save()` of its own; the instance, not given a key, gets its key. One
+    statement."""
     model = type(instance)
     if pre_save.has_listeners(model) or post_save.has_listeners(model):
         raise TypeError(f"{model.__name__} has signal receivers: save() it instead.")
+    if instance.pk is not None or not instance._state.adding:
+        raise TypeError(f"This {model.__name__} has a key already: save() it instead.")
     sql, fields = _insert(connection.vendor, model)
     values = [
         field.get_db_prep_save(field.pre_save(instance, True), connection) for field in fields
@@ -123,6 +126,8 @@ def update(instance: Model, fields: tuple[str, ...]) -> None:
     model = type(instance)
     if pre_save.has_listeners(model) or post_save.has_listeners(model):
         raise TypeError(f"{model.__name__} has signal receivers: save() it instead.")
+    if not fields:
+        return  # as save(update_fields=[]): nothing to write, no statement
     sql, written = _update(connection.vendor, model, fields)
     values = [
         field.get_db_prep_save(field.pre_save(instance, False), connection) for field in written
@@ -172,7 +177,8 @@ def all_with(
     """The rows of `model` whose `column` is `value`, and that meet the condition `where`
     (on the model's table as `t0`, with its `params`) if given, in the order of the
     fields `order`, with what `related` names loaded as `one_with` loads it. A key that
-    may be null is joined as `select_related` joins it (LEFT OUTER): None where null."""
+    may be null, and what is reached through it, is joined as `select_related` joins
+    it (LEFT OUTER): None where null."""
     sql, load, keys = _all_with(connection.vendor, model, related, column, order, where)
     with connection.cursor() as cursor:
         cursor.execute(sql, [value, *params])
@@ -206,6 +212,7 @@ def _all_with(
     of each relation's key (to tell a null one)."""
     quote = connection.ops.quote_name
     models, aliases = {"": model}, {"": "t0"}
+    outer = {"": False}  # joined LEFT OUTER: a key that may be null, or below one
     joins, keys = [], []
     for number, path in enumerate(related, start=1):
         parent, _, name = path.rpartition("__")
@@ -213,9 +220,10 @@ def _all_with(
         assert isinstance(field, ForeignKey), (model, path)
         target = cast(type[Model], field.related_model)
         models[path], aliases[path] = target, f"t{number}"
+        outer[path] = field.null or outer[parent]
         keys.append(field.attname)
         joins.append(
-            f" {'LEFT OUTER' if field.null else 'INNER'} JOIN"
+            f" {'LEFT OUTER' if outer[path] else 'INNER'} JOIN"
             f" {quote(target._meta.db_table)} {aliases[path]}"
             f" ON {aliases[path]}.{quote(field.target_field.column)}"
             f" = {aliases[parent]}.{quote(field.column)}"
