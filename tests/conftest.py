@@ -65,6 +65,23 @@ def make_session(circle, actor):
     return make
 
 
+@pytest.fixture
+def outsider_table(django_user_model):
+    """Another account, in none of the host's circles, with a circle and a session (and
+    its open deal) of its own: what a second account probing every id reaches for."""
+    from tracker.access import Actor
+    from tracker.services import circle_create, session_create
+
+    outsider = django_user_model.objects.create_user(username="outsider", password="x")
+    session = session_create(
+        circle=circle_create(owner=outsider, name="Other table"),
+        name="Saturday",
+        players=["Zed", "Otto", "Quin"],
+        actor=Actor(user=outsider),
+    )
+    return outsider, session
+
+
 @pytest.fixture(autouse=True)
 def no_throttling(settings):
     """Throttles off, so tests that make many requests are not refused and query counts

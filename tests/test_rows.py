@@ -23,7 +23,7 @@ from tracker.errors import Conflict, Invalid, NotFound
 from tracker.models import Deal, DealPlayer, Session
 from tracker.records import deal_facts
 from tracker.rows import deal_and_players
-from tracker.services import circle_create, session_create, share_link_create
+from tracker.services import share_link_create
 from tracker.services.locks import session_of_deal_changed
 from tracker.services.results import _seats_moved
 
@@ -89,15 +89,9 @@ def test_an_unknown_deal_is_a_lookup_error(db):
 
 
 @pytest.fixture
-def world(make_session, actor, django_user_model):
+def world(make_session, actor, outsider_table):
     session, _ = make_session()
-    outsider = django_user_model.objects.create_user(username="outsider", password="x")
-    other = session_create(
-        circle=circle_create(owner=outsider, name="Other table"),
-        name="Saturday",
-        players=["Zebediah Quixote", "Ottoline Vexby"],
-        actor=Actor(user=outsider),
-    )
+    outsider, other = outsider_table
     scorer = share_link_create(session_id=session.pk, role="scorer", actor=actor)
     return {
         "session": session,

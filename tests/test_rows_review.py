@@ -39,7 +39,7 @@ from tracker.models import ApiToken, Deal, DealPlayer, Session, ShareLink, Tap
 from tracker.models.accounts import digest
 from tracker.records import deal_facts, live_records
 from tracker.rows import deal_and_players, one_with
-from tracker.services import api_token_create, circle_create, session_create, share_link_create
+from tracker.services import api_token_create, share_link_create
 from tracker.services.accounts import TokenExpired, api_token_check
 from tracker.services.deals import RACE
 from tracker.services.locks import session_of_deal_changed
@@ -61,15 +61,9 @@ def versions() -> dict[int, int]:
 
 
 @pytest.fixture
-def other_table(django_user_model):
-    """Another account's circle and session, with its open deal."""
-    outsider = django_user_model.objects.create_user(username="outsider", password="x")
-    other = session_create(
-        circle=circle_create(owner=outsider, name="Other table"),
-        name="Saturday",
-        players=["Zed", "Otto", "Quin"],
-        actor=Actor(user=outsider),
-    )
+def other_table(outsider_table):
+    """Another account's session, with its open deal."""
+    _outsider, other = outsider_table
     return other, other.deals.get()
 
 

@@ -36,7 +36,7 @@ from tracker.backup.export import export_session
 from tracker.errors import Conflict
 from tracker.models import Correction, Deal, DealEvent, IdempotencyKey, Session, Tap
 from tracker.records import _all_records, live_records
-from tracker.services import circle_create, session_create, share_link_create
+from tracker.services import session_create, share_link_create
 
 pytestmark = pytest.mark.django_db
 
@@ -262,17 +262,11 @@ def test_a_backup_export_gives_the_highest_number_given(make_session, actor):
 
 
 @pytest.fixture
-def two_tables(start, api, django_user_model, actor):
+def two_tables(start, api, outsider_table, actor):
     """The host's table (through the API), a second session of the host's circle, and
     an outsider's session with a deal of its own."""
     table = start()
-    outsider = django_user_model.objects.create_user(username="outsider", password="x")
-    other = session_create(
-        circle=circle_create(owner=outsider, name="Other table"),
-        name="Saturday",
-        players=["Zed", "Otto", "Quin"],
-        actor=Actor(user=outsider),
-    )
+    _outsider, other = outsider_table
     return table, other
 
 
