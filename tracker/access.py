@@ -316,20 +316,21 @@ class DealInReach:
         (`tracker.rows.deals_in_reach`): the tap's statement that locks the session is
         built a request, and the ORM took longer to build it than PostgreSQL to run it.
         tests/test_rows.py holds it to `deals` for every kind of reach."""
-        where, params = rows.deals_in_reach(self.id, self.session_id, self.member_id)
+        deals = connection.ops.quote_name(Deal._meta.db_table)
         if self.nowhere:
-            where, params = "1 = 0", []
-        deal = connection.ops.quote_name(Deal._meta.db_table)
-        return f"SELECT {deal}.session_id FROM {deal} WHERE {where}", params
+            return f"SELECT t0.session_id FROM {deals} t0 WHERE 1 = 0", []
+        where, params = rows.deals_in_reach(self.session_id, self.member_id)
+        sql = f"SELECT t0.session_id FROM {deals} t0 WHERE t0.id = %s"
+        return (f"{sql} AND {where}" if where else sql), [self.id, *params]
 
     def read(self) -> Deal | None:
         """The deal with its session if the caller reaches it (`deals` with
         `select_related("session")`), read by hand as `session_of_deal` is; None if not."""
         if self.nowhere:
             return None
-        return rows.deal_with_session(
-            *rows.deals_in_reach(self.id, self.session_id, self.member_id)
-        )
+        where, params = rows.deals_in_reach(self.session_id, self.member_id)
+        found = rows.all_with(Deal, ("session",), "id", self.id, where=where, params=params)
+        return found[0] if found else None
 
 
 def deal_in_reach(

@@ -77,14 +77,19 @@ def loaders(*models: type[Model]) -> list[Callable[[Sequence[Any]], Any]]:
 # --- Writes ------------------------------------------------------------------------------
 
 
+def _saved_plainly(model: type[Model]) -> None:
+    """Refuse a model whose save() does more than store it: signal receivers run there."""
+    if pre_save.has_listeners(model) or post_save.has_listeners(model):
+        raise TypeError(f"{model.__name__} has signal receivers: save() it instead.")
+
+
 def insert(instance: M) -> M:
     """Store a new row as `instance.save()` stores it (its defaults, each field's
     `pre_save` and conversion), for a model with an automatic key, no signal receivers
     and no `save()` of its own; the instance, not given a key, gets its key. One
     statement."""
     model = type(instance)
-    if pre_save.has_listeners(model) or post_save.has_listeners(model):
-        raise TypeError(f"{model.__name__} has signal receivers: save() it instead.")
+    _saved_plainly(model)
     if instance.pk is not None or not instance._state.adding:
         raise TypeError(f"This {model.__name__} has a key already: save() it instead.")
     sql, fields = _insert(connection.vendor, model)
@@ -124,8 +129,7 @@ def update(instance: Model, fields: tuple[str, ...]) -> None:
     """Write these fields of a stored row as `instance.save(update_fields=fields)` writes
     them, for a model `insert` may store. One statement."""
     model = type(instance)
-    if pre_save.has_listeners(model) or post_save.has_listeners(model):
-        raise TypeError(f"{model.__name__} has signal receivers: save() it instead.")
+    _saved_plainly(model)
     if not fields:
         return  # as save(update_fields=[]): nothing to write, no statement
     sql, written = _update(connection.vendor, model, fields)
@@ -247,6 +251,15 @@ def _all_with(
     return sql, loaders(*(models[path] for path in chain)), keys
 
 
+def in_circle_of(circle_column: str) -> str:
+    """The condition that the circle in `circle_column` has the account given as its
+    parameter among its members."""
+    through = connection.ops.quote_name(Circle.members.through._meta.db_table)
+    return (
+        f"EXISTS (SELECT 1 FROM {through} m WHERE m.circle_id = {circle_column} AND m.user_id = %s)"
+    )
+
+
 def session_with_circle(
     session_id: int, *, link_of: int | None = None, member: int | None = None
 ) -> Session | None:
@@ -258,37 +271,27 @@ def session_with_circle(
     if link_of is not None:
         found = all_with(Session, ("circle",), "id", session_id) if link_of == session_id else []
     elif member is not None:
-        through = connection.ops.quote_name(Circle.members.through._meta.db_table)
-        in_circle = (
-            f"EXISTS (SELECT 1 FROM {through} m WHERE m.circle_id = t0.circle_id"
-            " AND m.user_id = %s)"
-        )
-        found = all_with(Session, ("circle",), "id", session_id, where=in_circle, params=[member])
+        where = in_circle_of("t0.circle_id")
+        found = all_with(Session, ("circle",), "id", session_id, where=where, params=[member])
     else:
         return None
     return found[0] if found else None
 
 
-def deals_in_reach(
-    deal_id: int, session_id: int | None, member_id: int | None
-) -> tuple[str, list[int]]:
-    """The condition, on the deal table, that finds deal `deal_id` if it is a deal of
-    `session_id` and of a circle `member_id` is in (each when given), and its parameters:
-    `tracker.access.DealInReach` as SQL."""
-    quote = connection.ops.quote_name
-    deal = quote(Deal._meta.db_table)
-    sql, params = f"{deal}.id = %s", [deal_id]
+def deals_in_reach(session_id: int | None, member_id: int | None) -> tuple[str, list[int]]:
+    """The condition, on the deal table as `t0`, that a deal is of `session_id` and of a
+    circle `member_id` is in (each when given), and its parameters: `all_with`'s `where`
+    for `tracker.access.DealInReach` ("" when neither is given)."""
+    conditions, params = [], []
     if session_id is not None:
-        sql, params = f"{sql} AND {deal}.session_id = %s", [*params, session_id]
+        conditions, params = ["t0.session_id = %s"], [session_id]
     if member_id is not None:
-        through = Circle.members.through._meta
-        sql = (
-            f"{sql} AND EXISTS (SELECT 1 FROM {quote(Session._meta.db_table)} s"
-            f" INNER JOIN {quote(through.db_table)} m ON m.circle_id = s.circle_id"
-            f" WHERE s.id = {deal}.session_id AND m.user_id = %s)"
+        sessions = connection.ops.quote_name(Session._meta.db_table)
+        conditions.append(
+            f"t0.session_id IN (SELECT s.id FROM {sessions} s WHERE {in_circle_of('s.circle_id')})"
         )
-        params = [*params, member_id]
-    return sql, params
+        params.append(member_id)
+    return " AND ".join(conditions), params
 
 
 def deal_numbered(session_id: int, number: int) -> int | None:
@@ -302,37 +305,12 @@ def deal_numbered(session_id: int, number: int) -> int | None:
     return None if found is None else found[0]
 
 
-def deal_with_session(where: str, params: list[int]) -> Deal | None:
-    """The deal the condition `where` (on the deal table) finds, with its session."""
-    columns, (load_deal, load_session) = _deal_with_session(connection.vendor)
-    deal_table, session_table = (
-        connection.ops.quote_name(model._meta.db_table) for model in (Deal, Session)
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT {columns} FROM {deal_table}"
-            f" INNER JOIN {session_table} sess ON sess.id = {deal_table}.session_id"
-            f" WHERE {where}",
-            params,
-        )
-        found = cursor.fetchone()
-    if found is None:
-        return None
-    deal: Deal = load_deal(found)
-    deal.session = load_session(found)
-    return deal
-
-
-@functools.cache
-def _deal_with_session(vendor: str) -> tuple[str, list[Callable[[Sequence[Any]], Any]]]:
-    columns = [*selected(Deal, Deal._meta.db_table), *selected(Session, "sess")]
-    return ", ".join(columns), loaders(Deal, Session)
-
-
 def deal_and_players(deal_id: int) -> tuple[Deal, list[DealPlayer]]:
     """The deal with its session, dealer and leader, and its players in seat order with
     their names: one query, the rows as `select_related` reads them. An unknown deal gives
-    `LookupError`."""
+    `LookupError`. Not `all_with`: this is the tap's first read, and the deal, session,
+    dealer and leader repeat on every row; read once, shared by every seat, they cost a
+    third less."""
     if not storable(Deal, deal_id):
         raise LookupError(deal_id)
     sql, (load_seat, load_deal, load_session, load_player, load_dealer, load_leader) = (
