@@ -24,6 +24,39 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip)
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory):
+    """On SQLite, the test database is a file in WAL mode, not Django's shared-cache
+    database in memory.
+
+    Threads that read and write at once (a live server's requests and streams, the test's
+    own thread, a test's worker threads) each have their own connection. To a shared
+    cache, a read in one connection locks the table against a write in another, and the
+    write fails at once ("database table is locked"), without waiting. That is what the
+    live standings test met in CI. The in-memory database is shared with the live server
+    only when it exists before the server starts, and the test's thread gets a connection
+    of its own once Playwright's loop runs in it (asgiref's `Local`). A file in WAL mode
+    behaves as a real server does: readers never block the writer, a writer waits for
+    another one (the busy timeout), and `BEGIN IMMEDIATE` takes the write lock at the
+    start, so no transaction fails halfway when it would upgrade from read to write.
+    Nothing is made durable (`synchronous=OFF`): the file is thrown away.
+    """
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] != "django.db.backends.sqlite3":
+        return
+    database["TEST"] = {
+        **database.get("TEST", {}),
+        "NAME": str(tmp_path_factory.mktemp("sqlite") / "test.sqlite3"),
+    }
+    database["OPTIONS"] = {
+        **database.get("OPTIONS", {}),
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF;",
+        "transaction_mode": "IMMEDIATE",
+    }
+
+
 @pytest.fixture(autouse=True)
 def fast_password_hashing(settings):
     """Hash test passwords with MD5: the production hasher (PBKDF2, about 0.4 s a hash

@@ -70,9 +70,8 @@ def new_phone(chromium_browser, live_server):
     yield open_phone
     for context in contexts:
         context.close()
-    # A live page's stream reads from a thread of the live server, on the SQLite
-    # connection the test shares with it: wait until the closed phones' streams noticed,
-    # before the database is emptied under them.
+    # A live page's stream reads from a thread of the live server: wait until the closed
+    # phones' streams noticed, so none reads on into the next test's tables.
     deadline = time.monotonic() + 10
     while thread_streams.open and time.monotonic() < deadline:
         time.sleep(0.1)

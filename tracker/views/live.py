@@ -229,8 +229,8 @@ def _ended_for(follower: _Follower, error: Exception) -> None:
 
 class _ThreadStreams:
     """How many WSGI streams are open in this process. Each reads the version from the
-    request's thread; a test server that shares one SQLite connection between threads
-    waits for them to end before it empties the database (tests/browser/conftest.py)."""
+    request's thread; the browser tests wait for them to end before the next test
+    (tests/browser/conftest.py)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
