@@ -8,8 +8,10 @@ import os
 import time
 import warnings
 from collections.abc import Awaitable, Callable, MutableMapping
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
+from asgiref.sync import ThreadSensitiveContext
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tracker.settings")
@@ -136,4 +138,63 @@ async def _answer(response: Any, send: Send) -> None:
     await send({"type": "http.response.body", "body": response.content})
 
 
-application = BodyLimit(django_application)
+class _OneThread(ThreadPoolExecutor):
+    """A one-thread executor that knows whether a call is still running on it."""
+
+    def __init__(self) -> None:
+        super().__init__(max_workers=1, thread_name_prefix="request")
+        self._last: Future[Any] | None = None
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        self._last = super().submit(fn, *args, **kwargs)
+        return self._last
+
+    @property
+    def busy(self) -> bool:
+        # One thread runs the calls in turn: once the last one is done, all are.
+        return self._last is not None and not self._last.done()
+
+
+class KeptThreads:
+    """Each request's synchronous code (the middleware, the view) on a thread kept from
+    one request to the next, instead of a thread started for each and joined after it.
+
+    Django's ASGI handler gives each request a `ThreadSensitiveContext` of its own, so
+    asgiref makes a one-thread executor for every request, starts its thread at the first
+    synchronous call and shuts it down (joining the thread, from yet another thread) once
+    the answer is sent. Under load a worker spent about a sixth of its time starting and
+    joining threads (docs/performance.md). asgiref lets a caller hand the context its own
+    executor, which it keeps after the block; Django's context inside then uses that one.
+
+    Executors wait here between requests: one per request at once (a streaming answer
+    holds its own until it ends), at most `KEEP` idle. One whose call is still running
+    when its request ends (the phone went away mid-request and Django stopped waiting) is
+    not handed on: it is shut down once that call returns, as Django would leave it.
+
+    As with a WSGI server's threads, a thread serves one request at a time, and what
+    Django keeps per thread (the database connection) is closed at each request's end as
+    before. Written here because neither Django nor uvicorn keeps these threads.
+    """
+
+    KEEP = 64
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+        self.idle: list[_OneThread] = []
+
+    async def __call__(self, scope: MutableMapping[str, Any], receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        executor = self.idle.pop() if self.idle else _OneThread()
+        try:
+            async with ThreadSensitiveContext(executor=executor):
+                await self.app(scope, receive, send)
+        finally:
+            if executor.busy or len(self.idle) >= self.KEEP:
+                executor.shutdown(wait=False)
+            else:
+                self.idle.append(executor)
+
+
+application = BodyLimit(KeptThreads(django_application))
