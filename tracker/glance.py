@@ -22,7 +22,9 @@ all; `tests/api/test_watching.py` and `tests/views/test_live.py` the verdicts.
 
 from __future__ import annotations
 
+import functools
 import secrets
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
@@ -32,6 +34,7 @@ from django.utils import timezone
 from tracker.access import TOKEN, Role
 from tracker.models import ApiToken, Circle, Deal, Session, ShareLink, token_live_since
 from tracker.models.accounts import TOUCH_EVERY, digest
+from tracker.rows import loaders, selected
 
 LARGEST_ID = 2**63 - 1  # an id past a bigint's range is no row's: the long way says 404
 
@@ -45,6 +48,19 @@ class Glance(NamedTuple):
     role: Role
     user_id: int | None = None
     link_id: int | None = None
+    # The token's row and its account's, as read (`by_token`): the caller, should the
+    # request go the long way after all (nothing kept yet), without reading them again.
+    token_row: tuple[Any, ...] | None = None
+
+
+def token_of(found: Glance) -> ApiToken:
+    """The token a token's glance found, with its account, as `api_token_check` returns
+    it for a token that needs no touch (the only one a glance finds)."""
+    assert found.token_row is not None
+    load_token, load_user = _token_loaders()
+    token = load_token(found.token_row)
+    token.user = load_user(found.token_row)
+    return token
 
 
 def _aware(moment: datetime) -> datetime:
@@ -77,10 +93,12 @@ def by_token(key: str, pk: int, *, deal: bool = False) -> Glance | None:
     if not 0 < pk <= LARGEST_ID:
         return None
     condition, params = _session(pk, deal)
+    account = ApiToken.user.field.related_model
     row = _one_row(
-        "SELECT s.id, s.version, s.started_at, t.last_used_at, u.id"
-        f" FROM {_table(ApiToken)} t"
-        f" JOIN {_table(ApiToken.user.field.related_model)} u ON u.id = t.user_id"
+        "SELECT s.id, s.version, s.started_at, "
+        + ", ".join([*selected(ApiToken, "t"), *selected(account, "u")])
+        + f" FROM {_table(ApiToken)} t"
+        f" JOIN {_table(account)} u ON u.id = t.user_id"
         f" JOIN {_table(Circle.members.through)} m ON m.user_id = u.id"
         f" JOIN {_table(Session)} s ON s.circle_id = m.circle_id{condition}"
         " WHERE t.digest = %s AND u.is_active",
@@ -88,13 +106,28 @@ def by_token(key: str, pk: int, *, deal: bool = False) -> Glance | None:
     )
     if row is None:
         return None
-    session_id, version, started_at, last_used_at, user_id = row
-    last_used_at = _aware(last_used_at)
+    session_id, version, started_at, *token_row = row
+    token = dict(zip(_TOKEN_FIELDS, token_row, strict=False))
     # A token due a new `last_used_at`, or expired, goes the long way that writes or
     # refuses it.
-    if last_used_at < max(timezone.now() - TOUCH_EVERY, token_live_since()):
+    if _aware(token["last_used_at"]) < max(timezone.now() - TOUCH_EVERY, token_live_since()):
         return None
-    return Glance(session_id, version, _aware(started_at), Role.MEMBER, user_id=user_id)
+    return Glance(
+        session_id,
+        version,
+        _aware(started_at),
+        Role.MEMBER,
+        user_id=token["user_id"],
+        token_row=tuple(token_row),
+    )
+
+
+_TOKEN_FIELDS = [field.attname for field in ApiToken._meta.concrete_fields]
+
+
+@functools.cache
+def _token_loaders() -> list[Callable[[Sequence[Any]], Any]]:
+    return loaders(ApiToken, ApiToken.user.field.related_model)
 
 
 def by_link(token: str, pk: int | None = None, *, deal: bool = False) -> Glance | None:

@@ -25,6 +25,7 @@ from rest_framework.request import Request
 
 from tracker.access import link_by_token
 from tracker.errors import NotFound
+from tracker.glance import token_of
 from tracker.models import ApiToken, ShareLink
 from tracker.services.accounts import TokenExpired, api_token_check
 
@@ -34,6 +35,16 @@ KEYWORD = b"share"
 class ApiTokenAuthentication(TokenAuthentication):
     """DRF's `Authorization: Token <key>` scheme, against `ApiToken`: a revoked, unknown
     or idle-expired token is refused (401). `request.auth` is the `ApiToken`."""
+
+    def authenticate(self, request: Request) -> tuple[Any, ApiToken] | None:
+        # A watched read whose glance found this token (this request's own header) live,
+        # needing no touch, its account active and in the session's circle: the caller as
+        # the glance read it, not read again (`ApiView.dispatch`).
+        found = getattr(request._request, "glanced", None)
+        if found is not None and found.token_row is not None:
+            token = token_of(found)
+            return token.user, token
+        return super().authenticate(request)  # type: ignore[no-any-return]
 
     def authenticate_credentials(self, key: str) -> tuple[Any, ApiToken]:
         try:

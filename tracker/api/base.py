@@ -94,6 +94,8 @@ class ApiView(APIView):
                     # The request log says who asked, as the long way's would.
                     request.caller_ids = (found.user_id, found.link_id)
                     return answer
+                # The long way after all: its token check takes the caller the glance read.
+                request.glanced = found
         return super().dispatch(request, *args, **kwargs)
 
     def _answer_from_a_glance(
