@@ -139,20 +139,24 @@ async def _answer(response: Any, send: Send) -> None:
 
 
 class _OneThread(ThreadPoolExecutor):
-    """A one-thread executor that knows whether a call is still running on it."""
+    """A one-thread executor that knows whether a call given to it is not yet done."""
 
     def __init__(self) -> None:
         super().__init__(max_workers=1, thread_name_prefix="request")
-        self._last: Future[Any] | None = None
+        # Each call until it is done (or cancelled before it started): not only the last
+        # one, since a call queued behind one still running may be cancelled first. A done
+        # call's future (and the answer it holds) is not kept.
+        self._pending: set[Future[Any]] = set()
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
-        self._last = super().submit(fn, *args, **kwargs)
-        return self._last
+        future = super().submit(fn, *args, **kwargs)
+        self._pending.add(future)
+        future.add_done_callback(self._pending.discard)
+        return future
 
     @property
     def busy(self) -> bool:
-        # One thread runs the calls in turn: once the last one is done, all are.
-        return self._last is not None and not self._last.done()
+        return bool(self._pending)
 
 
 class KeptThreads:
@@ -167,9 +171,12 @@ class KeptThreads:
     executor, which it keeps after the block; Django's context inside then uses that one.
 
     Executors wait here between requests: one per request at once (a streaming answer
-    holds its own until it ends), at most `KEEP` idle. One whose call is still running
-    when its request ends (the phone went away mid-request and Django stopped waiting) is
-    not handed on: it is shut down once that call returns, as Django would leave it.
+    holds its own until it ends), at most `KEEP` idle. One with a call not yet done when
+    its request ends is not handed on, so that no request waits behind another's call: it
+    is shut down without waiting, and its thread ends once the call returns. Django's
+    handler waits for the view even when the phone goes away (the middleware chain is one
+    call into the thread, `RequestBodyLimitMiddleware` last), so this is a safety net for
+    a call left behind, not a path a request takes today.
 
     As with a WSGI server's threads, a thread serves one request at a time, and what
     Django keeps per thread (the database connection) is closed at each request's end as

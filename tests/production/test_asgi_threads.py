@@ -71,8 +71,8 @@ def test_requests_at_once_each_have_a_thread_of_their_own():
 
 
 def test_a_thread_still_busy_when_its_request_ended_is_not_handed_on():
-    """A phone that went away mid-request: Django stops waiting for the view, which still
-    runs. The next request must not queue behind it."""
+    """A call left running when its request ended (Django's handler waits for its view,
+    so this is the safety net): the next request must not queue behind it."""
     release = threading.Event()
     started = threading.Event()
 
@@ -85,7 +85,7 @@ def test_a_thread_still_busy_when_its_request_ended_is_not_handed_on():
             task = asyncio.ensure_future(sync_to_async(stuck)())
             while not started.is_set():
                 await asyncio.sleep(0.001)
-            task.cancel()  # as Django's handler cancels the request on a disconnect
+            task.cancel()  # the request stops waiting; the call runs on
             scope["thread"] = None
 
     app = KeptThreads(abandoning)
@@ -165,3 +165,33 @@ def test_the_app_answers_on_a_kept_thread_and_closes_its_connection_each_time():
 
     assert [async_to_sync(call)() for _ in range(3)] == [200, 200, 200]
     assert connections_after == [True, True, True]
+
+
+def test_a_call_cancelled_behind_a_running_one_does_not_make_the_thread_look_free():
+    """The last call given to the thread was cancelled before it started, while the one
+    before it still runs: the thread is still busy (a reviewer's finding)."""
+    release = threading.Event()
+    started = threading.Event()
+
+    def stuck():
+        started.set()
+        release.wait(10)
+
+    async def abandoning(scope, receive, send):
+        async with ThreadSensitiveContext():
+            first = asyncio.ensure_future(sync_to_async(stuck)())
+            while not started.is_set():
+                await asyncio.sleep(0.001)
+            second = asyncio.ensure_future(sync_to_async(threading.get_ident)())
+            await asyncio.sleep(0.01)  # queued behind the first
+            second.cancel()
+            first.cancel()
+            await asyncio.sleep(0.01)  # the second call cancelled, the first still running
+            scope["thread"] = None
+
+    app = KeptThreads(abandoning)
+    try:
+        served(app)
+        assert app.idle == []
+    finally:
+        release.set()
