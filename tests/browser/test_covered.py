@@ -55,6 +55,19 @@ COVERED = """
 """
 
 
+# Names drawn past their button's edge: a row that cannot grow to what it holds (a
+# 40-character name on five lines at 320 px, with its badges).
+SPILLED = """
+() => [...document.querySelectorAll('.player__tap')].filter(button => {
+  const box = button.getBoundingClientRect();
+  return [...button.children].some(part => {
+    const drawn = part.getBoundingClientRect();
+    return drawn.height && (drawn.top < box.top - 0.5 || drawn.bottom > box.bottom + 0.5);
+  });
+}).map(button => button.innerText.trim().split("\\n")[0].slice(0, 50))
+"""
+
+
 # Words of a name that a line break cuts in two ("Christophe / r").
 BROKEN_WORDS = """
 (selector) => {
@@ -151,6 +164,7 @@ def test_no_control_is_covered_on_any_screen_or_sheet(
             f"{what}: {word!r} broken across lines"
             for word in page.evaluate(BROKEN_WORDS, ".player__name bdi, .seat-line__name")
         ]
+        problems += [f"{what}: {name!r} drawn past its button" for name in page.evaluate(SPILLED)]
         check_screen_and_sheets(page, what, problems)
     screenshot(page, f"covered-{locale}-{size['width']}-tap")
 
