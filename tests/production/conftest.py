@@ -77,3 +77,21 @@ def setting_in_subprocess(
         timeout=60,
         check=False,
     )
+
+
+def http_scope(method: str, path: str, headers: list[tuple[bytes, bytes]]) -> dict:
+    """An ASGI HTTP request's scope, as uvicorn hands one to `tracker.asgi.application`."""
+    return {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": method,
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "root_path": "",
+        "query_string": b"",
+        "headers": headers,
+        "client": ("10.0.0.1", 1234),
+        "server": ("testserver", 80),
+    }

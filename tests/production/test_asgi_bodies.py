@@ -15,7 +15,7 @@ from asgiref.sync import async_to_sync
 from django.db import connection
 from django.test import AsyncClient
 
-from tests.production.conftest import asgi
+from tests.production.conftest import asgi, http_scope
 from tracker.asgi import application
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -54,21 +54,7 @@ def sign_in_of(pieces: int, *, declared: bool, vietnamese: bool = False) -> dict
         headers.append((b"content-length", str(pieces * PIECE).encode()))
     if vietnamese:
         headers.append((b"cookie", b"django_language=vi"))
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": "POST",
-        "scheme": "http",
-        "path": "/accounts/login/",
-        "raw_path": b"/accounts/login/",
-        "root_path": "",
-        "query_string": b"",
-        "headers": headers,
-        "client": ("10.0.0.1", 1234),
-        "server": ("testserver", 80),
-    }
-    async_to_sync(application)(scope, receive, send)
+    async_to_sync(application)(http_scope("POST", "/accounts/login/", headers), receive, send)
     return state
 
 

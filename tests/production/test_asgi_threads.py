@@ -11,6 +11,7 @@ import pytest
 from asgiref.sync import ThreadSensitiveContext, async_to_sync, sync_to_async
 from django.db import connection
 
+from tests.production.conftest import http_scope
 from tracker.asgi import KeptThreads, application
 
 SCOPE = {"type": "http", "method": "GET", "path": "/"}
@@ -70,32 +71,43 @@ def test_requests_at_once_each_have_a_thread_of_their_own():
     assert set(served(app, count=4)) == set(threads)  # kept, and used again
 
 
-def test_a_thread_still_busy_when_its_request_ended_is_not_handed_on():
-    """A call left running when its request ended (Django's handler waits for its view,
-    so this is the safety net): the next request must not queue behind it."""
-    release = threading.Event()
-    started = threading.Event()
+@pytest.fixture
+def stuck():
+    """A call that runs until the test ends; `stuck.started` is set once it runs."""
+    release, started = threading.Event(), threading.Event()
 
-    def stuck():
+    def call():
         started.set()
         release.wait(10)
 
+    call.started = started
+    yield call
+    release.set()
+
+
+async def left_running(call):
+    """`call` on the request's thread, no longer waited for (its task cancelled once the
+    call runs): the call runs on."""
+    task = asyncio.ensure_future(sync_to_async(call)())
+    while not call.started.is_set():
+        await asyncio.sleep(0.001)
+    task.cancel()
+
+
+def test_a_thread_still_busy_when_its_request_ended_is_not_handed_on(stuck):
+    """A call left running when its request ended (Django's handler waits for its view,
+    so this is the safety net): the next request must not queue behind it."""
+
     async def abandoning(scope, receive, send):
         async with ThreadSensitiveContext():
-            task = asyncio.ensure_future(sync_to_async(stuck)())
-            while not started.is_set():
-                await asyncio.sleep(0.001)
-            task.cancel()  # the request stops waiting; the call runs on
+            await left_running(stuck)
             scope["thread"] = None
 
     app = KeptThreads(abandoning)
-    try:
-        served(app)
-        assert app.idle == []  # the busy one was not kept
-        app.app = ThreadOf()
-        assert served(app)[0] is not None  # answered at once, on another thread
-    finally:
-        release.set()
+    served(app)
+    assert app.idle == []  # the busy one was not kept
+    app.app = ThreadOf()
+    assert served(app)[0] is not None  # answered at once, on another thread
 
 
 def test_no_more_than_keep_idle_threads_are_kept(monkeypatch):
@@ -135,19 +147,7 @@ def test_the_app_answers_on_a_kept_thread_and_closes_its_connection_each_time():
             if message["type"] == "http.response.start":
                 state["status"] = message["status"]
 
-        scope = {
-            "type": "http",
-            "asgi": {"version": "3.0"},
-            "http_version": "1.1",
-            "method": "GET",
-            "scheme": "http",
-            "path": "/healthz",
-            "raw_path": b"/healthz",
-            "query_string": b"",
-            "headers": [(b"host", b"testserver")],
-            "client": ("127.0.0.1", 5000),
-            "server": ("testserver", 80),
-        }
+        scope = http_scope("GET", "/healthz", [(b"host", b"testserver")])
         received = iter([{"type": "http.request", "body": b"", "more_body": False}])
 
         async def receive():
@@ -167,31 +167,19 @@ def test_the_app_answers_on_a_kept_thread_and_closes_its_connection_each_time():
     assert connections_after == [True, True, True]
 
 
-def test_a_call_cancelled_behind_a_running_one_does_not_make_the_thread_look_free():
+def test_a_call_cancelled_behind_a_running_one_does_not_make_the_thread_look_free(stuck):
     """The last call given to the thread was cancelled before it started, while the one
     before it still runs: the thread is still busy (a reviewer's finding)."""
-    release = threading.Event()
-    started = threading.Event()
-
-    def stuck():
-        started.set()
-        release.wait(10)
 
     async def abandoning(scope, receive, send):
         async with ThreadSensitiveContext():
-            first = asyncio.ensure_future(sync_to_async(stuck)())
-            while not started.is_set():
-                await asyncio.sleep(0.001)
+            await left_running(stuck)
             second = asyncio.ensure_future(sync_to_async(threading.get_ident)())
             await asyncio.sleep(0.01)  # queued behind the first
             second.cancel()
-            first.cancel()
             await asyncio.sleep(0.01)  # the second call cancelled, the first still running
             scope["thread"] = None
 
     app = KeptThreads(abandoning)
-    try:
-        served(app)
-        assert app.idle == []
-    finally:
-        release.set()
+    served(app)
+    assert app.idle == []
