@@ -17,6 +17,7 @@ from django.utils.translation import gettext_noop
 import scoring
 from tracker.access import Actor, DealInReach
 from tracker.errors import Conflict, Invalid, NotFound, refused_by_rules
+from tracker.gate import write_transaction
 from tracker.models import Deal, DealEvent, DealPlayer, Tap
 from tracker.records import (
     DealState,
@@ -99,7 +100,7 @@ def _record(
     )
 
 
-@transaction.atomic
+@write_transaction
 def deal_tap(
     *,
     deal_id: int,
@@ -117,7 +118,7 @@ def deal_tap(
     return _record(deal, deal_players, record, actor)
 
 
-@transaction.atomic
+@write_transaction
 def deal_event_record(
     *, deal_id: int, event: scoring.Record, actor: Actor, reach: DealInReach | None = None
 ) -> DealState:
@@ -141,7 +142,7 @@ REOPEN_FIRST = gettext_noop(
 )
 
 
-@transaction.atomic
+@write_transaction
 def deal_undo(
     *, deal_id: int, actor: Actor, reopen: bool = True, reach: DealInReach | None = None
 ) -> DealState:
