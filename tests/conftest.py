@@ -24,6 +24,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip)
 
 
+def values(instance) -> dict:
+    """A model instance's stored columns, by attribute name: what a hand-written read must
+    load exactly as the ORM does (tests/test_rows*.py, tests/api/test_glance_caller.py)."""
+    return {f.attname: getattr(instance, f.attname) for f in type(instance)._meta.concrete_fields}
+
+
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory):
     """On SQLite, the test database is a file in WAL mode, not Django's shared-cache

@@ -17,6 +17,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 import scoring
+from tests.conftest import values
 from tracker import services
 from tracker.access import Actor, DealInReach, Role, deal_in_reach
 from tracker.errors import Conflict, Invalid, NotFound
@@ -30,10 +31,6 @@ from tracker.services.results import _seats_moved
 pytestmark = pytest.mark.django_db
 
 OPTIONS = scoring.Options(got_to_get_in=True, guaransheed=True)
-
-
-def values(instance) -> dict:
-    return {f.attname: getattr(instance, f.attname) for f in type(instance)._meta.concrete_fields}
 
 
 def orm_read(deal_id: int) -> list[DealPlayer]:

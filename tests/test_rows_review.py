@@ -32,6 +32,7 @@ from tests.api.conftest import (  # noqa: F401 - fixtures
     stranger_api,
     token,
 )
+from tests.conftest import values
 from tracker import rows, services
 from tracker.access import Actor, DealInReach, Role, access_deal, deal_in_reach, link_by_token
 from tracker.errors import Conflict, Invalid, NotFound
@@ -46,10 +47,6 @@ from tracker.services.locks import session_of_deal_changed
 from tracker.services.results import _seats_moved
 
 pytestmark = pytest.mark.django_db
-
-
-def values(instance) -> dict:
-    return {f.attname: getattr(instance, f.attname) for f in type(instance)._meta.concrete_fields}
 
 
 def version(session_id: int) -> int:

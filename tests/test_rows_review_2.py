@@ -14,16 +14,13 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from tests.conftest import values
 from tracker.access import Actor
 from tracker.models import Deal, IdempotencyKey, Payment
 from tracker.rows import all_with, insert, update
 from tracker.services import payment_record, share_link_create
 
 pytestmark = pytest.mark.django_db
-
-
-def values(instance) -> dict:
-    return {f.attname: getattr(instance, f.attname) for f in type(instance)._meta.concrete_fields}
 
 
 def test_a_path_through_a_nullable_key_is_joined_left_outer_all_the_way(make_session, actor):

@@ -11,17 +11,12 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from tests.conftest import values
 from tracker import glance
 from tracker.models import ApiToken
 from tracker.services.accounts import api_token_check
 
 pytestmark = pytest.mark.django_db
-
-
-def values(instance) -> dict:
-    return {
-        field.attname: getattr(instance, field.attname) for field in instance._meta.concrete_fields
-    }
 
 
 def test_the_token_a_glance_read_is_the_token_check_s(start, token, user):
