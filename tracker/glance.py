@@ -106,23 +106,21 @@ def by_token(key: str, pk: int, *, deal: bool = False) -> Glance | None:
     )
     if row is None:
         return None
-    session_id, version, started_at, *token_row = row
-    token = dict(zip(_TOKEN_FIELDS, token_row, strict=False))
+    session_id, version, started_at = row[:3]
+    token_row = row[3:]
     # A token due a new `last_used_at`, or expired, goes the long way that writes or
     # refuses it.
-    if _aware(token["last_used_at"]) < max(timezone.now() - TOUCH_EVERY, token_live_since()):
+    last_used_at = _aware(token_row[_TOKEN_COLUMN["last_used_at"]])
+    if last_used_at < max(timezone.now() - TOUCH_EVERY, token_live_since()):
         return None
+    user_id = token_row[_TOKEN_COLUMN["user_id"]]
     return Glance(
-        session_id,
-        version,
-        _aware(started_at),
-        Role.MEMBER,
-        user_id=token["user_id"],
-        token_row=tuple(token_row),
+        session_id, version, _aware(started_at), Role.MEMBER, user_id=user_id, token_row=token_row
     )
 
 
-_TOKEN_FIELDS = [field.attname for field in ApiToken._meta.concrete_fields]
+# Where each of the token's columns is in its row (`selected`: the fields' order).
+_TOKEN_COLUMN = {field.attname: at for at, field in enumerate(ApiToken._meta.concrete_fields)}
 
 
 @functools.cache
