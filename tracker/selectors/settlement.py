@@ -3,10 +3,13 @@ that clear it; and which sessions of a list still have money open."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import functools
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
+from django.db import connection
 from django.db.models import Q
 
 from scoring import vietqr
@@ -14,6 +17,7 @@ from scoring.paylinks import link_to_pay
 from tracker.access import Actor, sees_payment_details
 from tracker.models import LedgerLine, Payment, PaymentDetails, Player, Session
 from tracker.money import Settlement, TransferView, balances, settlement_of, settlements_of
+from tracker.rows import loader, selected
 
 
 def session_balances(session: Session) -> dict[int, Decimal]:
@@ -77,18 +81,17 @@ def session_pay_options(
     """How each open transfer to a player with payment details can be paid, by (payer,
     payee); nothing for a caller who may not see payment details (a viewer link).
 
-    Queries: the payees' details, and the players' names for the transfer notes when any
-    payee has details and `names` was not given: one or two."""
+    The transfer notes name the players: `names`, else the names read with the payees'
+    details. Queries: one (`_names_and_details`); none for a viewer link or when
+    nothing is owed."""
     if not sees_payment_details(actor):
         return {}
     owed = [transfer for transfer in transfers if not transfer.paid]
-    details = {
-        row.player_id: row
-        for row in PaymentDetails.objects.filter(player_id__in={t.payee for t in owed})
-    }
-    if details and names is None:
-        names = session_player_names(session, {t.payer for t in owed} | set(details))
-    names = names or {}
+    if not owed:
+        return {}  # nobody to pay: nothing to read
+    payees = {transfer.payee for transfer in owed}
+    read, details = _names_and_details({transfer.payer for transfer in owed} | payees, payees)
+    names = read if names is None else names
     options = {}
     for transfer in owed:
         payee = details.get(transfer.payee)
@@ -118,3 +121,48 @@ def session_pay_options(
             link_has_amount=bool(link and link.with_amount),
         )
     return options
+
+
+def _names_and_details(
+    players: set[int], payees: set[int]
+) -> tuple[dict[int, str], dict[int, PaymentDetails]]:
+    """The names of `players`, and the payment details of those of them in `payees` who
+    have any, loaded as the ORM loads them, in one statement written by hand (see
+    `tracker.rows`): the settlement's first read runs it, and the ORM compiled a query
+    for the details, then one for the names, on every call. Held to the ORM's reads by
+    tests/api/test_settlement_data.py."""
+    sql, load = _names_and_details_read(connection.vendor, len(players))
+    with connection.cursor() as cursor:
+        cursor.execute(sql, sorted(players))
+        found = cursor.fetchall()
+    names = {values[0]: values[1] for values in found}
+    details = {
+        values[0]: load(values)
+        for values in found
+        if values[0] in payees and values[_DETAILS_AT] is not None  # no details: a null id
+    }
+    return names, details
+
+
+_DETAILS_AT = 2  # the payment details' columns follow the player's id and name
+
+
+@functools.cache
+def _names_and_details_read(
+    vendor: str, players: int
+) -> tuple[str, Callable[[Sequence[Any]], PaymentDetails]]:
+    """The statement `_names_and_details` runs for so many players, and the loader of the
+    details in its rows (built once a process for each number of players)."""
+    quote = connection.ops.quote_name
+    assert PaymentDetails._meta.concrete_fields[0] is PaymentDetails._meta.pk
+    key = f"p.{quote(Player._meta.pk.column)}"
+    name = f"p.{quote(Player._meta.get_field('name').column)}"
+    details_of = f"d.{quote(PaymentDetails._meta.get_field('player').column)}"
+    sql = (
+        f"SELECT {key}, {name}, {', '.join(selected(PaymentDetails, 'd'))}"
+        f" FROM {quote(Player._meta.db_table)} p"
+        f" LEFT OUTER JOIN {quote(PaymentDetails._meta.db_table)} d ON {details_of} = {key}"
+        f" WHERE {key} IN ({', '.join(['%s'] * players)})"
+    )
+    width = len(PaymentDetails._meta.concrete_fields)
+    return sql, loader(PaymentDetails, range(_DETAILS_AT, _DETAILS_AT + width))
