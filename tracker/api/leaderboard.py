@@ -32,7 +32,7 @@ from tracker.access import Role, access_circle
 from tracker.api.base import ApiView
 from tracker.api.fields import MoneyField, money
 from tracker.api.schema import BAD_QUERY, ERROR, reads
-from tracker.api.serializers import StandingRowOut
+from tracker.api.standings import StandingRowOut
 from tracker.models import Circle
 from tracker.selectors import DayRange, Leaderboard
 

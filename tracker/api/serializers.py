@@ -29,7 +29,6 @@ from tracker.api.fields import (
 from tracker.models import Deal, Session, ShareLink, Tap
 from tracker.money import money_text
 from tracker.records import DealState
-from tracker.selectors import StandingRow
 
 # --- Circles and players ------------------------------------------------------------------
 
@@ -324,35 +323,6 @@ def deal_data(state: DealState) -> dict[str, Any]:
         "opened_at": _WHEN.to_representation(deal.opened_at),
         "closed_at": None if deal.closed_at is None else _WHEN.to_representation(deal.closed_at),
     }
-
-
-# --- Standings -------------------------------------------------------------------------
-
-
-class StandingRowOut(serializers.Serializer):
-    player = serializers.IntegerField()
-    name = serializers.CharField()
-    points = serializers.IntegerField()
-    deals = serializers.IntegerField()
-    wins = serializers.IntegerField()
-    podiums = serializers.IntegerField()
-    losses = serializers.IntegerField()
-    average_place = serializers.DecimalField(
-        max_digits=6, decimal_places=2, allow_null=True, read_only=True
-    )
-    net = MoneyField()
-    twos_beaten_made = serializers.IntegerField()
-    twos_beaten_suffered = serializers.IntegerField()
-    guaransheeds_won = serializers.IntegerField()
-    guaransheeds_lost = serializers.IntegerField()
-
-
-class StandingsOut(serializers.Serializer):
-    rows = StandingRowOut(many=True)
-
-
-def standings_data(rows: list[StandingRow]) -> dict[str, Any]:
-    return StandingsOut({"rows": rows}).data
 
 
 # --- Share links and sign-in --------------------------------------------------------------

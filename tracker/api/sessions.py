@@ -1,5 +1,5 @@
-"""Sessions in the API: start, read, list, seat the players, end; their deals, standings
-and settlement."""
+"""Sessions in the API: start, read, list, seat the players, end; their deals. Their
+standings are in `tracker.api.standings`, their settlement in `tracker.api.settlement`."""
 
 from __future__ import annotations
 
@@ -125,15 +125,3 @@ class SessionDealsView(ApiView):
     def get(self, request: Request, pk: int) -> Response:
         session = access_session(self.actor, pk)
         return self.paginated(selectors.session_deals(session), io.DealSummaryOut)
-
-
-class StandingsView(ApiView):
-    need = {"GET": Role.VIEWER}
-    watches = "session"
-
-    @watched(io.StandingsOut, summary="Session standings")
-    def get(self, request: Request, pk: int) -> Response:
-        session = access_session(self.actor, pk)
-        return self.fresh(
-            session, lambda: Response(io.standings_data(selectors.session_standings(session)))
-        )

@@ -12,6 +12,7 @@ from tracker.api import (
     sessions,
     settlement,
     share_links,
+    standings,
 )
 
 app_name = "api"
@@ -68,7 +69,7 @@ urlpatterns = [
         name="session-ledger-csv",
     ),
     path("sessions/<int:pk>/export/", exports.SessionExportView.as_view(), name="session-export"),
-    path("sessions/<int:pk>/standings/", sessions.StandingsView.as_view(), name="standings"),
+    path("sessions/<int:pk>/standings/", standings.StandingsView.as_view(), name="standings"),
     path(
         "sessions/<int:pk>/settlement/",
         settlement.SettlementView.as_view(),
