@@ -48,19 +48,42 @@ class Glance(NamedTuple):
     role: Role
     user_id: int | None = None
     link_id: int | None = None
-    # The token's row and its account's, as read (`by_token`): the caller, should the
-    # request go the long way after all (nothing kept yet), without reading them again.
+    # The token's row, its account's, the session's and its circle's, as read
+    # (`by_token`): the caller and the session, should the request go the long way after
+    # all (nothing kept yet), without reading them again.
     token_row: tuple[Any, ...] | None = None
+    deal_id: int | None = None  # a token's glance at a deal: its row is in `token_row` too
+    # A link's glance: the link's row, its session's and the circle's (`by_link`).
+    link_row: tuple[Any, ...] | None = None
 
 
 def token_of(found: Glance) -> ApiToken:
     """The token a token's glance found, with its account, as `api_token_check` returns
     it for a token that needs no touch (the only one a glance finds)."""
     assert found.token_row is not None
-    load_token, load_user = _token_loaders()
+    load_token, load_user, *_ = _token_loaders()
     token = load_token(found.token_row)
     token.user = load_user(found.token_row)
     return token
+
+
+def session_of(found: Glance) -> Session:
+    """The session a token's glance found, with its circle, as `access.access_session`
+    reads it for the token's account (the glance found it in one of its circles)."""
+    assert found.token_row is not None
+    _, _, load_session, load_circle, _ = _token_loaders()
+    session = load_session(found.token_row)
+    session.circle = load_circle(found.token_row)
+    return session
+
+
+def deal_of(found: Glance) -> Deal:
+    """The deal a token's glance at a deal found, with its session, as
+    `access.access_deal` reads it for the token's account."""
+    assert found.token_row is not None and found.deal_id is not None
+    deal = _token_loaders()[-1](found.token_row)
+    deal.session = session_of(found)
+    return deal
 
 
 def _aware(moment: datetime) -> datetime:
@@ -92,18 +115,7 @@ def by_token(key: str, pk: int, *, deal: bool = False) -> Glance | None:
     """The session `pk` (or deal `pk`'s), for an API token whose account reaches it."""
     if not 0 < pk <= LARGEST_ID:
         return None
-    condition, params = _session(pk, deal)
-    account = ApiToken.user.field.related_model
-    row = _one_row(
-        "SELECT s.id, s.version, s.started_at, "
-        + ", ".join([*selected(ApiToken, "t"), *selected(account, "u")])
-        + f" FROM {_table(ApiToken)} t"
-        f" JOIN {_table(account)} u ON u.id = t.user_id"
-        f" JOIN {_table(Circle.members.through)} m ON m.user_id = u.id"
-        f" JOIN {_table(Session)} s ON s.circle_id = m.circle_id{condition}"
-        " WHERE t.digest = %s AND u.is_active",
-        [*params, digest(key)],
-    )
+    row = _one_row(_token_sql(connection.vendor, deal), [pk, digest(key)])
     if row is None:
         return None
     session_id, version, started_at = row[:3]
@@ -115,7 +127,41 @@ def by_token(key: str, pk: int, *, deal: bool = False) -> Glance | None:
         return None
     user_id = token_row[_TOKEN_COLUMN["user_id"]]
     return Glance(
-        session_id, version, _aware(started_at), Role.MEMBER, user_id=user_id, token_row=token_row
+        session_id,
+        version,
+        _aware(started_at),
+        Role.MEMBER,
+        user_id=user_id,
+        token_row=token_row,
+        deal_id=pk if deal else None,
+    )
+
+
+@functools.cache
+def _token_sql(vendor: str, deal: bool) -> str:
+    """`by_token`'s statement, built once a process: the token, its account, the session
+    (or the deal's, and the deal) and its circle, in `_token_loaders`' order."""
+    account = ApiToken.user.field.related_model
+    columns = [
+        *selected(ApiToken, "t"),
+        *selected(account, "u"),
+        *selected(Session, "s"),
+        *selected(Circle, "c"),
+        *(selected(Deal, "d") if deal else []),
+    ]
+    sql = (
+        f"SELECT s.id, s.version, s.started_at, {', '.join(columns)}"
+        f" FROM {_table(ApiToken)} t"
+        f" JOIN {_table(account)} u ON u.id = t.user_id"
+        f" JOIN {_table(Circle.members.through)} m ON m.user_id = u.id"
+        f" JOIN {_table(Session)} s ON s.circle_id = m.circle_id"
+    )
+    if deal:
+        sql += f" JOIN {_table(Deal)} d ON d.session_id = s.id AND d.id = %s"
+    else:
+        sql += " AND s.id = %s"
+    return (
+        sql + f" JOIN {_table(Circle)} c ON c.id = s.circle_id WHERE t.digest = %s AND u.is_active"
     )
 
 
@@ -125,7 +171,7 @@ _TOKEN_COLUMN = {field.attname: at for at, field in enumerate(ApiToken._meta.con
 
 @functools.cache
 def _token_loaders() -> list[Callable[[Sequence[Any]], Any]]:
-    return loaders(ApiToken, ApiToken.user.field.related_model)
+    return loaders(ApiToken, ApiToken.user.field.related_model, Session, Circle, Deal)
 
 
 def by_link(token: str, pk: int | None = None, *, deal: bool = False) -> Glance | None:
@@ -134,15 +180,52 @@ def by_link(token: str, pk: int | None = None, *, deal: bool = False) -> Glance 
     if not TOKEN.fullmatch(token) or (pk is not None and not 0 < pk <= LARGEST_ID):
         return None
     condition, params = _session(pk, deal)
-    row = _one_row(
-        "SELECT s.id, s.version, s.started_at, l.role, l.id, l.token"
+    row = _one_row(_link_sql(connection.vendor, condition), [*params, token])
+    if row is None:
+        return None
+    session_id, version, started_at = row[:3]
+    link_row = row[3:]
+    # Found by the token, then compared again in constant time, as `access.link_by_token`.
+    if not secrets.compare_digest(link_row[_LINK_COLUMN["token"]].encode(), token.encode()):
+        return None
+    return Glance(
+        session_id,
+        version,
+        _aware(started_at),
+        Role(link_row[_LINK_COLUMN["role"]]),
+        link_id=link_row[_LINK_COLUMN["id"]],
+        link_row=link_row,
+    )
+
+
+@functools.cache
+def _link_sql(vendor: str, condition: str) -> str:
+    """`by_link`'s statement, built once a process for each kind of `condition`: the
+    link, its session and the session's circle, in `_link_loaders`' order."""
+    columns = [*selected(ShareLink, "l"), *selected(Session, "s"), *selected(Circle, "c")]
+    return (
+        f"SELECT s.id, s.version, s.started_at, {', '.join(columns)}"
         f" FROM {_table(ShareLink)} l"
         f" JOIN {_table(Session)} s ON s.id = l.session_id{condition}"
-        " WHERE l.token = %s AND l.revoked_at IS NULL",
-        [*params, token],
+        f" JOIN {_table(Circle)} c ON c.id = s.circle_id"
+        " WHERE l.token = %s AND l.revoked_at IS NULL"
     )
-    # Found by the token, then compared again in constant time, as `access.link_by_token`.
-    if row is None or not secrets.compare_digest(row[5].encode(), token.encode()):
-        return None
-    session_id, version, started_at, role, link_id, _ = row
-    return Glance(session_id, version, _aware(started_at), Role(role), link_id=link_id)
+
+
+_LINK_COLUMN = {field.attname: at for at, field in enumerate(ShareLink._meta.concrete_fields)}
+
+
+@functools.cache
+def _link_loaders() -> list[Callable[[Sequence[Any]], Any]]:
+    return loaders(ShareLink, Session, Circle)
+
+
+def link_of(found: Glance) -> ShareLink:
+    """The link a link's glance found, with its session and circle, as
+    `access.link_by_token` returns it (the glance found it live and compared its token)."""
+    assert found.link_row is not None
+    load_link, load_session, load_circle = _link_loaders()
+    link = load_link(found.link_row)
+    link.session = load_session(found.link_row)
+    link.session.circle = load_circle(found.link_row)
+    return link

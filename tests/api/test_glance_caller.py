@@ -1,6 +1,8 @@
 """A watched read that goes the long way after its glance (nothing kept at this version
 yet) takes the caller the glance read (`glance.token_of`), not a second token check: the
-same token and account, field by field, as `api_token_check` gives."""
+same token and account, field by field, as `api_token_check` gives; and the session the
+glance read with its circle (`glance.session_of`), not a second read of the session in
+reach, as `access.access_session` gives them."""
 
 from __future__ import annotations
 
@@ -13,7 +15,8 @@ from django.utils import timezone
 
 from tests.conftest import values
 from tracker import glance
-from tracker.models import ApiToken
+from tracker.access import Actor, access_deal, access_session, link_by_token
+from tracker.models import ApiToken, Deal, Session
 from tracker.services.accounts import api_token_check
 
 pytestmark = pytest.mark.django_db
@@ -34,17 +37,32 @@ def test_the_token_a_glance_read_is_the_token_check_s(start, token, user):
     assert read.user.is_authenticated and read.user.is_active
 
 
-def test_a_first_read_checks_no_token_after_its_glance(start, api, token):
-    table = start()  # nothing kept yet: the first read computes the standings
+def test_the_session_a_glance_read_is_access_session_s(start, token, user):
+    table = start()
+
+    found = glance.by_token(token, table.id)
+    read = glance.session_of(found)
+    reached = access_session(Actor(user=user), table.id)
+
+    assert values(read) == values(reached)
+    assert values(read.circle) == values(reached.circle)
+    assert timezone.is_aware(read.started_at) and timezone.is_aware(read.circle.created_at)
+
+
+@pytest.mark.parametrize("path", ["standings", "settlement"])
+def test_a_first_read_reads_no_token_nor_session_after_its_glance(start, api, token, path):
+    table = start()  # nothing kept yet: the first read computes the answer
 
     with CaptureQueriesContext(connection) as sent:
-        response = api.get(f"/api/sessions/{table.id}/standings/")
+        response = api.get(f"/api/sessions/{table.id}/{path}/")
 
-    assert response.status_code == 200 and response.json()["rows"]
-    token_table = ApiToken._meta.db_table
+    assert response.status_code == 200
     reads = [query["sql"] for query in sent.captured_queries]
-    assert len(reads) == 3  # the glance, the session in reach, the running totals
-    assert sum(token_table in sql for sql in reads) == 1  # the glance's
+    assert sum(ApiToken._meta.db_table in sql for sql in reads) == 1  # the glance's
+    sessions = f'FROM "{Session._meta.db_table}"'
+    assert not any(sessions in sql for sql in reads[1:])  # only the glance read it
+    if path == "standings":
+        assert len(reads) == 2  # the glance, the running totals
 
 
 @pytest.mark.parametrize("why", ["revoked", "deactivated", "due a touch", "expired"])
@@ -80,3 +98,58 @@ def test_a_token_the_glance_does_not_vouch_for_goes_the_long_way(
         assert response.status_code == 401
         code = response.json().get("code") or response.json()
         assert code in ("token_not_valid", "token_expired") or "token" in str(code)
+
+
+def test_the_deal_a_glance_read_is_access_deal_s(start, token, user):
+    table = start()
+    deal_id = Deal.objects.get(session_id=table.id).pk
+
+    found = glance.by_token(token, deal_id, deal=True)
+    read = glance.deal_of(found)
+    reached = access_deal(Actor(user=user), deal_id)
+
+    assert found.session_id == table.id and found.deal_id == deal_id
+    assert values(read) == values(reached)
+    assert values(read.session) == values(reached.session)
+    assert timezone.is_aware(read.opened_at)
+
+
+def test_a_glance_finds_nothing_of_another_circle(start, token, outsider_table):
+    _, theirs = outsider_table
+    start()
+    assert glance.by_token(token, theirs.pk) is None
+    assert glance.by_token(token, theirs.deals.get().pk, deal=True) is None
+
+
+def test_a_first_read_of_a_deal_reads_no_token_deal_nor_session_after_its_glance(start, api, token):
+    table = start()
+    deal_id = Deal.objects.get(session_id=table.id).pk
+
+    with CaptureQueriesContext(connection) as sent:
+        response = api.get(f"/api/deals/{deal_id}/")
+
+    assert response.status_code == 200 and response.json()["id"] == deal_id
+    reads = [query["sql"] for query in sent.captured_queries]
+    assert sum(ApiToken._meta.db_table in sql for sql in reads) == 1  # the glance's
+    for table_name in (Session._meta.db_table, Deal._meta.db_table):
+        assert not any(f'FROM "{table_name}" t0' in sql for sql in reads[1:])
+
+
+@pytest.mark.parametrize("asked", ["its own", "by session", "by deal"])
+def test_the_link_a_glance_read_is_link_by_token_s(start, api, asked):
+    table = start()
+    token = api.post(f"/api/sessions/{table.id}/share-links/", {"role": "scorer"}).json()["token"]
+    deal_id = Deal.objects.get(session_id=table.id).pk
+    pk, deal = {"its own": (None, False), "by session": (table.id, False)}.get(
+        asked, (deal_id, True)
+    )
+
+    found = glance.by_link(token, pk, deal=deal)
+    read = glance.link_of(found)
+    checked = link_by_token(token)
+
+    assert found.role == "scorer" and found.link_id == checked.pk
+    assert values(read) == values(checked)
+    assert values(read.session) == values(checked.session)
+    assert values(read.session.circle) == values(checked.session.circle)
+    assert timezone.is_aware(read.created_at) and timezone.is_aware(read.session.started_at)

@@ -259,10 +259,10 @@ def test_settlement_and_payments_cost_the_same_however_many_payments(
             {"from": table.p["Ben"], "to": table.p["Alice"], "amount": "0.01"},
         )
 
-    # 1 the caller's glance, its token and account with it (nothing kept at this version
-    # yet: tracker.glance), 2 session in reach, 3 balances from the running totals,
-    # 4 payments with who recorded and cancelled them, 5 the payees' payment details
-    with django_assert_num_queries(5):
+    # 1 the caller's glance, its token, account, session and circle with it (nothing kept
+    # at this version yet: tracker.glance), 2 balances from the running totals,
+    # 3 payments with who recorded and cancelled them, 4 the payees' payment details
+    with django_assert_num_queries(4):
         body = settlement(table)
     # 1 token, 2 session in reach, 3 payments with who recorded and cancelled them
     with django_assert_num_queries(3):

@@ -170,11 +170,11 @@ def test_a_tap_sends_the_same_statements_however_long_the_session(
 @pytest.mark.parametrize("filed", SIZES)
 def test_deal_detail_query_count_is_constant(long_session, api, django_assert_num_queries, filed):
     table, first = long_session(filed)
-    # 1 the caller's glance, its token and account with it (nothing kept at this version
-    # yet: tracker.glance), 2 deal in reach, 3 deal players with names (for the facts and
-    # the answer), 4 taps and events that stand (their not-played marks only when a tap
-    # has any), 5 the next deal
-    with django_assert_num_queries(5):
+    # 1 the caller's glance, its token, account, deal, session and circle with it (nothing
+    # kept at this version yet: tracker.glance), 2 deal players with names (for the facts
+    # and the answer), 3 taps and events that stand (their not-played marks only when a
+    # tap has any), 4 the next deal
+    with django_assert_num_queries(4):
         response = api.get(f"/api/deals/{first}/")
     assert response.json()["next_deal"] is not None
 
@@ -182,9 +182,9 @@ def test_deal_detail_query_count_is_constant(long_session, api, django_assert_nu
 @pytest.mark.parametrize("filed", SIZES)
 def test_standings_query_count_is_constant(long_session, api, django_assert_num_queries, filed):
     table, _ = long_session(filed)
-    # 1 the caller's glance with its token and account (nothing kept yet), 2 session in
-    # reach, 3 the running totals with player names
-    with django_assert_num_queries(3):
+    # 1 the caller's glance with its token, account, session and circle (nothing kept
+    # yet), 2 the running totals with player names
+    with django_assert_num_queries(2):
         response = api.get(f"/api/sessions/{table.id}/standings/")
     rows = {row["name"]: row for row in response.json()["rows"]}
     assert (rows["Alice"]["points"], rows["Dev"]["net"]) == (3 * filed, f"{-3 * filed}.00")
@@ -193,10 +193,10 @@ def test_standings_query_count_is_constant(long_session, api, django_assert_num_
 @pytest.mark.parametrize("filed", SIZES)
 def test_settlement_query_count_is_constant(long_session, api, django_assert_num_queries, filed):
     table, _ = long_session(filed)
-    # 1 the caller's glance with its token and account (nothing kept yet), 2 session in
-    # reach, 3 balances from the running totals, 4 payments, 5 the payees' payment details
+    # 1 the caller's glance with its token, account, session and circle (nothing kept
+    # yet), 2 balances from the running totals, 3 payments, 4 the payees' payment details
     # (none here, so no names for transfer notes)
-    with django_assert_num_queries(5):
+    with django_assert_num_queries(4):
         response = api.get(f"/api/sessions/{table.id}/settlement/")
     transfers = [(t["from"], t["to"], t["amount"]) for t in response.json()["transfers"]]
     dev, alice, ben = (table.p[name] for name in ("Dev", "Alice", "Ben"))

@@ -151,9 +151,9 @@ def test_a_tap_that_files_nothing_answers_204_from_the_running_totals_alone(
     path, asked = watching_after_a_deal(client, table, actor)
     deal_tap(deal_id=open_deal(session).pk, player_id=players["Alice"].pk, actor=actor)
 
-    # The link's glance (the version moved on, nothing kept at it yet), the link with its
-    # session, then the running totals: no sparkline, no rendering.
-    with django_assert_num_queries(3):
+    # The link's glance (the version moved on, nothing kept at it yet), with the link, its
+    # session and circle, then the running totals: no sparkline, no rendering.
+    with django_assert_num_queries(2):
         response = client.get(path, asked, **htmx())
 
     assert response.status_code == 204

@@ -25,7 +25,7 @@ from rest_framework.request import Request
 
 from tracker.access import link_by_token
 from tracker.errors import NotFound
-from tracker.glance import token_of
+from tracker.glance import link_of, token_of
 from tracker.models import ApiToken, ShareLink
 from tracker.services.accounts import TokenExpired, api_token_check
 
@@ -76,6 +76,11 @@ class ShareLinkAuthentication(BaseAuthentication):
             return None
         if len(words) != 2:
             raise AuthenticationFailed(_("Send a share link as: Authorization: Share <token>."))
+        # A watched read whose glance found this link live (`ApiView.dispatch`): the link
+        # with its session and circle as the glance read them, not read again.
+        found = getattr(request._request, "glanced", None)
+        if found is not None and found.link_row is not None:
+            return AnonymousUser(), link_of(found)
         try:
             link = link_by_token(words[1].decode("ascii", errors="replace"))
         except NotFound as refusal:

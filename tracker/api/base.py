@@ -29,14 +29,14 @@ from rest_framework.serializers import Serializer
 from rest_framework.views import APIView
 
 from tracker import answers, gate
-from tracker.access import Actor, Role, require
+from tracker.access import Actor, Role, access_deal, access_session, require
 from tracker.api import unchanged
 from tracker.api.authentication import ApiTokenAuthentication, ShareLinkAuthentication
 from tracker.api.exceptions import api_exception_handler
 from tracker.api.pagination import StrictPagination
 from tracker.api.parsers import JSONBodyParser
-from tracker.glance import Glance
-from tracker.models import Session, ShareLink
+from tracker.glance import Glance, deal_of, session_of
+from tracker.models import Deal, Session, ShareLink
 
 PARSERS = [JSONBodyParser, FormParser, MultiPartParser]
 REPLAYED_HEADER = "Idempotent-Replayed"
@@ -139,6 +139,29 @@ class ApiView(APIView):
     def _kept_as(request: Any, role: Role) -> tuple[str, str, Role]:
         """What a watched read's answer is kept under, with the session's version."""
         return ("api", request.get_full_path(), role)
+
+    def watched_session(self, pk: int) -> Session:
+        """`access_session(self.actor, pk)` for a watched read of a session: when the
+        request went the long way after a token's glance (nothing kept yet), the session
+        the glance read with the caller (`tracker.glance.session_of`), not read again."""
+        found = self._token_glance()
+        if found is not None and found.deal_id is None and found.session_id == pk:
+            require(self.actor, Role.VIEWER)
+            return session_of(found)
+        return access_session(self.actor, pk)
+
+    def watched_deal(self, pk: int) -> Deal:
+        """`access_deal(self.actor, pk)` for a watched read of a deal, as `watched_session`
+        is for a session's (`tracker.glance.deal_of`)."""
+        found = self._token_glance()
+        if found is not None and found.deal_id == pk:
+            require(self.actor, Role.VIEWER)
+            return deal_of(found)
+        return access_deal(self.actor, pk)
+
+    def _token_glance(self) -> Glance | None:
+        found: Glance | None = getattr(self.request._request, "glanced", None)
+        return found if found is not None and found.token_row is not None else None
 
     def get_exception_handler(self) -> Any:
         return api_exception_handler

@@ -38,7 +38,7 @@ class DealDetailView(ApiView):
 
     @watched(io.DealOut, summary="A deal: taps, events, points and ledger")
     def get(self, request: Request, pk: int) -> Response:
-        deal = access_deal(self.actor, pk)
+        deal = self.watched_deal(pk)
         return self.fresh(deal.session, lambda: deal_out(selectors.deal_state(deal)))
 
 

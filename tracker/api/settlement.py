@@ -150,7 +150,7 @@ class SettlementView(ApiView):
 
     @watched(SettlementOut, summary="Balances, what is owed, and the transfers that clear it")
     def get(self, request: Request, pk: int) -> Response:
-        session = access_session(self.actor, pk)
+        session = self.watched_session(pk)
         return self.fresh(
             session,
             lambda: Response(

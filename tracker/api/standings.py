@@ -10,7 +10,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tracker import selectors
-from tracker.access import Role, access_session
+from tracker.access import Role
 from tracker.api.base import ApiView
 from tracker.api.fields import MoneyField
 from tracker.api.schema import watched
@@ -78,7 +78,7 @@ class StandingsView(ApiView):
 
     @watched(StandingsOut, summary="Session standings")
     def get(self, request: Request, pk: int) -> Response:
-        session = access_session(self.actor, pk)
+        session = self.watched_session(pk)
         return self.fresh(
             session, lambda: Response(standings_data(selectors.session_standings(session)))
         )

@@ -92,7 +92,13 @@ def reach(
     """The session page `request` reached, by a link (`token`) or as a signed-in member
     (`session_id`), with at least the role `need`; a refusal otherwise."""
     if token is not None:
-        link = link_by_token(token)
+        # A following page that asked its glance first and found nothing kept: the link
+        # as the glance read it with its session and circle, not read again.
+        found: glance.Glance | None = getattr(request, "glanced", None)
+        if found is not None and found.link_row is not None:
+            link = glance.link_of(found)
+        else:
+            link = link_by_token(token)
         actor = Actor(link=link)
         session = access_session(actor, link.session_id, need=need)
         request.share_link = link  # type: ignore[attr-defined]  # named in the request log
@@ -246,6 +252,7 @@ def _page_from_a_glance(
         return None
     response = asked_again(request, found)
     if response is None:
+        request.glanced = found  # type: ignore[attr-defined]  # for `reach`: the link read
         return None
     request.caller_ids = (None, found.link_id)  # type: ignore[attr-defined]  # the request log
     add_never_cache_headers(response)  # as every page reached by a link
