@@ -131,6 +131,8 @@ def _names_and_details(
     `tracker.rows`): the settlement's first read runs it, and the ORM compiled a query
     for the details, then one for the names, on every call. Held to the ORM's reads by
     tests/api/test_settlement_data.py."""
+    if not players:
+        return {}, {}  # `IN ()` is no statement on PostgreSQL
     sql, load = _names_and_details_read(connection.vendor, len(players))
     with connection.cursor() as cursor:
         cursor.execute(sql, sorted(players))
