@@ -12,7 +12,7 @@ import pytest
 from django.db import connection
 from rest_framework.test import APIClient
 
-from tracker import models
+from tracker import glance, models
 from tracker.services import api_token_create
 
 _handlers: dict[bool, object] = {}
@@ -201,3 +201,17 @@ def db_state() -> dict:
         models.Payment.objects.order_by("pk").values_list("pk", "cancelled_at")
     )
     return state
+
+
+@pytest.fixture
+def long_way(monkeypatch):
+    """A callable: `client.get(...)` (or another `method`) answered with the glance turned
+    off, as the long way (the view alone) answers it."""
+
+    def ask(client, path, method="get", **extra):
+        with monkeypatch.context() as patch:
+            patch.setattr(glance, "by_token", lambda *args, **kwargs: None)
+            patch.setattr(glance, "by_link", lambda *args, **kwargs: None)
+            return getattr(client, method)(path, **extra)
+
+    return ask

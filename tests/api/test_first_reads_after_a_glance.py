@@ -35,19 +35,6 @@ pytestmark = pytest.mark.django_db
 MOMENTARY = {"Date", "Expires"}
 
 
-@pytest.fixture
-def long_way(monkeypatch):
-    """`client.<method>(path)` with the glance turned off: the long way, as before."""
-
-    def ask(client, path, method="get", **extra):
-        with monkeypatch.context() as patch:
-            patch.setattr(glance, "by_token", lambda *args, **kwargs: None)
-            patch.setattr(glance, "by_link", lambda *args, **kwargs: None)
-            return getattr(client, method)(path, **extra)
-
-    return ask
-
-
 def first_read(client, path, method="get", **extra):
     """A first read: nothing kept at this version (the long way after the glance)."""
     answers.forget_all()

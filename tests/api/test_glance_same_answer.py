@@ -11,7 +11,6 @@ from django.utils import timezone
 
 from tests.api.conftest import client_with
 from tests.api.test_watching import tag_for, watched_paths
-from tracker import glance
 from tracker.models import ApiToken, Session
 from tracker.services import share_link_create, share_link_revoke
 
@@ -19,20 +18,6 @@ pytestmark = pytest.mark.django_db
 
 # Headers that say the same thing at another moment.
 MOMENTARY = {"Date", "Expires"}
-
-
-@pytest.fixture
-def long_way(monkeypatch):
-    """A callable: `client.get(...)` answered with the glance turned off, as the long
-    way (the view, as before the change) answers it."""
-
-    def ask(client, path, method="get", **extra):
-        with monkeypatch.context() as patch:
-            patch.setattr(glance, "by_token", lambda *args, **kwargs: None)
-            patch.setattr(glance, "by_link", lambda *args, **kwargs: None)
-            return getattr(client, method)(path, **extra)
-
-    return ask
 
 
 def headers(response) -> dict[str, str]:

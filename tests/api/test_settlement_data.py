@@ -156,18 +156,10 @@ def pay_at_random(session, writers, chance: random.Random, writes: int) -> None:
                         amount=part,
                         actor=actor,
                     )
-            elif write == "full" and open_ones:
-                transfer = chance.choice(open_ones)
-                transfer_mark_paid(
-                    session_id=session.pk,
-                    payer_id=transfer.payer,
-                    payee_id=transfer.payee,
-                    amount=transfer.amount,
-                    actor=actor,
-                )
-            elif write == "unpaid" and paid:
-                transfer = chance.choice(paid)
-                transfer_mark_unpaid(
+            elif write in ("full", "unpaid") and (open_ones if write == "full" else paid):
+                transfer = chance.choice(open_ones if write == "full" else paid)
+                mark = transfer_mark_paid if write == "full" else transfer_mark_unpaid
+                mark(
                     session_id=session.pk,
                     payer_id=transfer.payer,
                     payee_id=transfer.payee,
