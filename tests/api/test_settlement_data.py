@@ -24,8 +24,7 @@ from scoring import vietqr
 from tests.api.test_deal_data import OPTIONS, play_at_random
 from tests.conftest import values
 from tracker import selectors
-from tracker.access import Actor
-from tracker.api.payments import payment_rows
+from tracker.access import Actor, sees_account_names
 from tracker.api.settlement import SettlementOut, settlement_data
 from tracker.errors import Conflict, Invalid
 from tracker.models import Deal, PaymentDetails, Player
@@ -51,6 +50,32 @@ LINKS = (
     "https://revolut.me/{handle}",  # opened as it is
     "https://me.momo.vn/{handle}",
 )
+
+
+def payment_rows(payments, actor) -> list[dict]:
+    """What `PaymentOut` reads for each payment (the serializer's input, as the API gave
+    it before the answer was built by hand); account names only for a member asking."""
+    shown = sees_account_names(actor)
+
+    def account(user):
+        return user.get_username() if shown and user is not None else None
+
+    return [
+        {
+            "id": payment.pk,
+            "payer_id": payment.payer_id,
+            "payee_id": payment.payee_id,
+            "amount": Decimal(payment.amount),
+            "paid_at": payment.paid_at,
+            "recorded_by": account(payment.recorded_by),
+            "recorded_via_id": payment.recorded_via_id,
+            "cancelled": payment.cancelled_at is not None,
+            "cancelled_at": payment.cancelled_at,
+            "cancelled_by": account(payment.cancelled_by),
+            "cancelled_via_id": payment.cancelled_via_id,
+        }
+        for payment in payments
+    ]
 
 
 def serializer_input(session, settlement, actor) -> dict:

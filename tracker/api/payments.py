@@ -3,7 +3,7 @@ session's payments, and cancelling one (its row is kept)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any
 
@@ -70,47 +70,19 @@ class PaymentOut(serializers.Serializer):
         return renamed(super().get_fields(), payer="from", payee="to")
 
 
-def _account_names(actor: Actor) -> Callable[[Any], str | None]:
-    """Who recorded or cancelled a payment, as the caller is told it: an account's
-    username for a member asking, else (a share link; no account) None."""
+_WHEN = serializers.DateTimeField()  # DRF's own format, and time zone, for each instant
+
+
+def payment_data(payments: Iterable[Payment], actor: Actor) -> list[dict[str, Any]]:
+    """Payments as `PaymentOut` describes them, built directly: every answer with payments
+    (the payments, the settlement's) holds them all, and DRF's serializer made a dozen
+    field objects for each. Account names only for a member asking. `PaymentOut` stays
+    their schema; tests/api/test_settlement_data.py holds the two to one answer."""
     shown = sees_account_names(actor)
 
     def account(user: Any) -> str | None:
         return user.get_username() if shown and user is not None else None
 
-    return account
-
-
-def payment_rows(payments: Iterable[Payment], actor: Actor) -> list[dict[str, Any]]:
-    """What `PaymentOut` reads for each payment; account names only for a member asking."""
-    account = _account_names(actor)
-    return [
-        {
-            "id": payment.pk,
-            "payer_id": payment.payer_id,
-            "payee_id": payment.payee_id,
-            "amount": Decimal(payment.amount),
-            "paid_at": payment.paid_at,
-            "recorded_by": account(payment.recorded_by),
-            "recorded_via_id": payment.recorded_via_id,
-            "cancelled": payment.cancelled_at is not None,
-            "cancelled_at": payment.cancelled_at,
-            "cancelled_by": account(payment.cancelled_by),
-            "cancelled_via_id": payment.cancelled_via_id,
-        }
-        for payment in payments
-    ]
-
-
-_WHEN = serializers.DateTimeField()  # DRF's own format, and time zone, for each instant
-
-
-def payment_data(payments: Iterable[Payment], actor: Actor) -> list[dict[str, Any]]:
-    """`PaymentOut(payment_rows(payments, actor), many=True).data`, built directly: the
-    settlement's answer holds every payment (`settlement.settlement_data`), and DRF's
-    serializer made a dozen field objects for it. `PaymentOut` stays its schema;
-    tests/api/test_settlement_data.py holds the two to one answer."""
-    account = _account_names(actor)
     return [
         {
             "id": payment.pk,
@@ -131,17 +103,13 @@ def payment_data(payments: Iterable[Payment], actor: Actor) -> list[dict[str, An
     ]
 
 
-def payments_data(payments: Iterable[Payment], actor: Actor) -> Any:
-    return PaymentOut(payment_rows(payments, actor), many=True).data
-
-
 class PaymentsView(ApiView):
     need = {"GET": Role.VIEWER, "POST": Role.SCORER}
 
     @reads(PaymentOut(many=True), summary="The session's payments, oldest first")
     def get(self, request: Request, pk: int) -> Response:
         session = access_session(self.actor, pk)
-        return Response(payments_data(selectors.session_payments(session), self.actor))
+        return Response(payment_data(selectors.session_payments(session), self.actor))
 
     @writes(PaymentInput, 201, PaymentOut, summary="Record money paid from one player to another")
     @gated
@@ -156,7 +124,7 @@ class PaymentsView(ApiView):
             currency=data.get("currency"),
             actor=self.actor,
         )
-        return Response(payments_data([payment], self.actor)[0], status=status.HTTP_201_CREATED)
+        return Response(payment_data([payment], self.actor)[0], status=status.HTTP_201_CREATED)
 
 
 class PaymentCancelView(ApiView):
@@ -169,4 +137,4 @@ class PaymentCancelView(ApiView):
         payment = services.payment_cancel(
             session_id=session.pk, payment_id=payment_id, actor=self.actor
         )
-        return Response(payments_data([payment], self.actor)[0])
+        return Response(payment_data([payment], self.actor)[0])
