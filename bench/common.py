@@ -153,6 +153,20 @@ def cpu_seconds(pids: Iterable[int]) -> float:
     return total / CLOCK_TICKS
 
 
+def resident_mb(pids: Iterable[int]) -> float:
+    """The processes' resident memory, in MB (shared pages counted in each)."""
+    total = 0
+    for pid in pids:
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+        except OSError:
+            continue  # gone
+        for line in status.splitlines():
+            if line.startswith("VmRSS:"):
+                total += int(line.split()[1])  # kB
+    return total / 1024
+
+
 def machine_busy_seconds() -> float:
     """CPU time the whole machine has spent busy so far (every core, every process, the
     kernel's own work included), from /proc/stat: what the processes' own counts miss
