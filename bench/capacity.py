@@ -37,7 +37,8 @@ import statistics
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -311,6 +312,33 @@ async def tap_screen_polling(
         await asyncio.sleep(POLL_EVERY)
 
 
+def cpu_so_far(server_pid: int) -> tuple[float, float, float, float]:
+    """CPU seconds used so far by the server, PostgreSQL, this generator and the machine."""
+    return (
+        cpu_seconds(process_tree(server_pid)),
+        postgres_cpu(),
+        own_cpu(),
+        machine_busy_seconds(),
+    )
+
+
+@contextmanager
+def collector_held() -> Iterator[None]:
+    """The generator's own collector held still while it measures. With 3,000 phones open
+    it holds some 700,000 objects, and each full collection stopped every phone at once
+    for 0.5-0.7 s: a tap the server's log showed answered in 30 ms was timed at 600
+    (docs/performance.md, session 15). Nothing it makes in a minute's play needs the
+    collector; it runs again after."""
+    gc.collect()
+    gc.freeze()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+        gc.unfreeze()
+
+
 async def play(
     tables: list[Table], seconds: float, watch: str, out: Figures, server_pid: int
 ) -> dict[str, float]:
@@ -355,21 +383,8 @@ async def play(
                 break
             await asyncio.sleep(0.1)
         out.fetches = 0
-        cpu = (
-            cpu_seconds(process_tree(server_pid)),
-            postgres_cpu(),
-            own_cpu(),
-            machine_busy_seconds(),
-        )
-        # The generator's own collector held still while it measures. With 3,000 phones
-        # open it holds some 700,000 objects, and each full collection stopped every phone
-        # at once for 0.5-0.7 s: a tap the server's log showed answered in 30 ms was
-        # timed at 600 (docs/performance.md, session 15). Nothing it makes in a minute's
-        # play needs the collector; it runs again after.
-        gc.collect()
-        gc.freeze()
-        gc.disable()
-        try:
+        cpu = cpu_so_far(server_pid)
+        with collector_held():
             started = out.playing = time.monotonic()
             stop = started + seconds
             await asyncio.gather(
@@ -377,16 +392,8 @@ async def play(
             )
             await asyncio.sleep(3)  # the last taps reach the watchers
             wall = time.monotonic() - started
-            used = (
-                cpu_seconds(process_tree(server_pid)),
-                postgres_cpu(),
-                own_cpu(),
-                machine_busy_seconds(),
-            )
-            memory = resident_mb(process_tree(server_pid))
-        finally:
-            gc.enable()
-            gc.unfreeze()
+            used = cpu_so_far(server_pid)
+        memory = resident_mb(process_tree(server_pid))
         for job in watching:
             job.cancel()
         await asyncio.gather(*watching, return_exceptions=True)
