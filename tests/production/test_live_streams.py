@@ -101,7 +101,7 @@ def test_every_tap_reaches_every_watching_phone(make_session, actor, tmp_path):
     for phone in phones:
         versions = [version for _, version in phone.events]
         # Every tap heard, each version once and in order, the last one the session's.
-        # (How soon is measured by bench/load.py --capacity, not asserted here.)
+        # (How soon is measured by bench/capacity.py, not asserted here.)
         assert versions == sorted(set(versions))
         assert versions[-1] == session.version
 
