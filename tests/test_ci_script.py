@@ -59,6 +59,17 @@ def running(pid: int) -> bool:
     return stat.rpartition(")")[2].split()[0] != "Z"  # the state follows the name
 
 
+def still_running(pids: list[int], within: float = 5.0) -> list[int]:
+    """Those of `pids` still running `within` seconds from now. A signal is delivered
+    when its process next runs: CI can have seen its run's first process end and exited
+    while a process of that run's group, signalled at the same moment, has not been given
+    a core yet (seen once in CI, with both suites busy on the two cores)."""
+    deadline = time.monotonic() + within
+    while (alive := [pid for pid in pids if running(pid)]) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return alive
+
+
 def test_a_failed_postgresql_run_fails_ci(tmp_path):
     script, env = checkout(tmp_path)
 
@@ -90,7 +101,7 @@ def test_ci_cancelled_as_a_run_starts_stops_it(tmp_path):
 
     started = [int(p) for p in (tmp_path / "pids").read_text().split()]
     try:
-        assert [pid for pid in started if running(pid)] == []
+        assert still_running(started) == []
         assert "exit status stopped" in done.stdout
         assert done.returncode != 0
     finally:
@@ -118,7 +129,7 @@ def cancel_ci(tmp_path: Path, env: dict[str, str], ready) -> tuple[str, int, lis
         assert ready(started)
         ci.send_signal(signal.SIGTERM)
         said, _ = ci.communicate(timeout=20)
-        return said, ci.returncode, [pid for pid in started if running(pid)]
+        return said, ci.returncode, still_running(started)
     finally:
         for pid in started:  # only the stubs this test started
             with contextlib.suppress(ProcessLookupError):
