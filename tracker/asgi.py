@@ -1,4 +1,6 @@
-"""ASGI entry point (`make serve`): Django's application behind `BodyLimit`."""
+"""ASGI entry point (`make serve`): Django's application behind `BodyLimit`, the live
+streams' waiting parts served by `StreamsHandedOver`, each request's synchronous code on
+a thread `KeptThreads` keeps."""
 
 from __future__ import annotations
 
@@ -7,7 +9,7 @@ import io
 import os
 import time
 import warnings
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
@@ -22,6 +24,7 @@ from django.conf import settings  # noqa: E402  (settings are set up above)
 from django.core.handlers.asgi import ASGIRequest  # noqa: E402
 from django.utils import translation  # noqa: E402
 
+from tracker.live import HANDED_OVER  # noqa: E402
 from tracker.middleware import body_too_large, log_request  # noqa: E402
 
 # WhiteNoise answers a static file with a file iterator, which Django's ASGI handler reads
@@ -204,4 +207,73 @@ class KeptThreads:
                 self.idle.append(executor)
 
 
-application = BodyLimit(KeptThreads(django_application))
+class StreamsHandedOver:
+    """A live stream's waiting part, served here once Django's handler has let its
+    request go.
+
+    A phone on a live stream (`tracker.views.live`) holds it for minutes. Served whole by
+    Django's handler, a stream kept all of its request that long: the handler's tasks and
+    coroutines, the middleware chain's contexts, the request's thread (`KeptThreads`),
+    some 240 objects the collector tracks. At 1,000 tables a worker holds 600 streams,
+    and each full collection walked all of them while a tap waited (docs/performance.md,
+    session 15). So the view answers the stream's first events through Django, as any
+    request (the one door: the middleware, the access checks, the log line), and hands
+    the rest to this wrapper in the scope (`tracker.live.HANDED_OVER`). Django ends its
+    answer; the wrapper keeps the connection open (Django's last, empty message is not
+    passed on), and once Django's handler has returned, sends the rest of the stream
+    itself until it ends or the phone goes away.
+
+    Written here because Django's handler keeps every request until its answer's last
+    byte, and neither Django nor uvicorn serves a stream outside it.
+    """
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+
+    async def __call__(self, scope: MutableMapping[str, Any], receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or not scope["path"].endswith("/live/"):
+            await self.app(scope, receive, send)
+            return
+        handed: list[AsyncIterator[str]] = []
+        scope[HANDED_OVER] = handed
+
+        async def sending(message: Message) -> None:
+            if handed and message["type"] == "http.response.body" and not message.get("more_body"):
+                if message.get("body"):
+                    await send({**message, "more_body": True})
+                return  # the answer goes on: its rest is served below
+            await send(message)
+
+        await self.app(scope, receive, sending)
+        del scope[HANDED_OVER]
+        if handed:
+            await _pass_on(handed.pop(), receive, send)
+
+
+async def _pass_on(rest: AsyncIterator[str], receive: Receive, send: Send) -> None:
+    """Send `rest`'s events until they end (then the answer's end), or until the phone
+    goes away (then they stop at once), as Django's handler sends a streaming answer."""
+
+    async def sending() -> None:
+        async for said in rest:
+            await send({"type": "http.response.body", "body": said.encode(), "more_body": True})
+        await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+    async def gone() -> None:
+        while (await receive())["type"] != "http.disconnect":
+            pass  # nothing else comes on a GET whose body Django has read
+
+    tasks = [asyncio.create_task(sending()), asyncio.create_task(gone())]
+    try:
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await rest.aclose()  # ends the stream's watching when it stopped between events
+    streamed = tasks[0]
+    if not streamed.cancelled() and (error := streamed.exception()) is not None:
+        raise error  # uvicorn logs it and closes the connection, as for any application
+
+
+application = BodyLimit(StreamsHandedOver(KeptThreads(django_application)))

@@ -39,6 +39,9 @@ RECONNECT_AFTER = (1, 2, 5, 10, 30)  # seconds, between attempts to listen again
 REMEMBERED = 50_000  # the latest versions kept, of sessions changed lately
 UNKNOWN = -1  # a counter a notification did not say (a server of before migration 0018)
 COUNTERS = ("version", "standings_version", "access_version")
+# The ASGI scope's key under which `tracker.asgi.StreamsHandedOver` takes a stream's
+# waiting part from the view (`tracker.views.live`), to serve it outside Django's handler.
+HANDED_OVER = "squarescores.handed_over"
 
 logger = logging.getLogger("squarescores.live")
 
@@ -122,8 +125,12 @@ class Hub:
             left = deadline - loop.time()
             if left <= 0:
                 return None
+            # A deadline on this task, not `wait_for`'s task of its own: a stream waits
+            # here nearly all its minutes, and a task more a stream is more for each full
+            # collection to walk (`tracker.asgi.StreamsHandedOver`).
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(event.wait(), left)
+                async with asyncio.timeout(left):
+                    await event.wait()
 
     # --- Learning of changes ----------------------------------------------------------
 

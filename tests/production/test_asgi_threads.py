@@ -157,7 +157,7 @@ def test_the_app_answers_on_a_kept_thread_and_closes_its_connection_each_time():
                 await asyncio.Event().wait()
 
         await application(scope, receive, send)
-        kept = application.app.idle[-1]  # the thread this request ran on, now idle
+        kept = application.app.app.idle[-1]  # the thread this request ran on, now idle
         connections_after.append(
             await asyncio.wrap_future(kept.submit(lambda: connection.connection is None))
         )

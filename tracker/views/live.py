@@ -25,10 +25,14 @@ the rows, costs the streams no query at all: they say the version they were told
 
 Served by ASGI (`make serve`: gunicorn with uvicorn workers; `make run`: uvicorn alone), a
 stream is a coroutine waiting on `tracker.live.Hub`: no thread, no database connection and
-no query while nothing changes. Served by WSGI (`tracker.wsgi`, the tests' live server),
-the same URL streams from a thread that reads the version every second, and ends after
-`SYNC_STREAM_FOR`: a thread a watching phone, so a WSGI server carries tens of them, not
-hundreds.
+no query while nothing changes. Its first events are Django's answer, through the
+middleware like any request's; the rest is served by `tracker.asgi.StreamsHandedOver`
+once Django's handler has let the request go, so a stream holds no more than what it
+follows and the stripped request its looks read (`_Follower.answered`).
+
+Served by WSGI (`tracker.wsgi`, the tests' live server), the same URL streams from a
+thread that reads the version every second, and ends after `SYNC_STREAM_FOR`: a thread a
+watching phone, so a WSGI server carries tens of them, not hundreds.
 """
 
 from __future__ import annotations
@@ -84,6 +88,20 @@ class _Follower:
     seen: str = ""
     rows_at: int = -1  # the `standings_version` the rows were last compared at
     access_at: int = -1  # the `access_version` the link or membership was last read at
+
+    def answered(self) -> None:
+        """Let go of what the request's answer needed and the stream's later looks do
+        not. A stream holds its request for minutes, and a full collection walks all it
+        holds (docs/performance.md, session 15): the messages' storages, the (empty)
+        body, and the resolver's record of every pattern it tried before this one (36
+        lists; its match stays, which the log reads to hide a link's token). What a look
+        reads stays: the sign-in, the headers, the query, the language."""
+        kept = vars(self.request)
+        kept.pop("_messages", None)  # a fragment's template reads none: they are a page's
+        kept.pop("_stream", None)
+        match = kept.get("resolver_match")
+        if match is not None:
+            match.tried = []
 
     def must_look(self, now: Versions) -> bool:
         """Whether a change to `now` needs reading: who may reach the session may have
@@ -181,18 +199,39 @@ async def live(
     if isinstance(opened, HttpResponse):
         return opened
     follower, first = opened
-    stream = _stream(follower, first) if served_async else _stream_from_a_thread(follower, first)
+    if not served_async:
+        stream: AsyncIterator[str] | Iterator[str] = _stream_from_a_thread(follower, first)
+    elif (handed := request.scope.get(changes.HANDED_OVER)) is not None:
+        stream = _handing_over(first, follower, handed)
+    else:  # Django's ASGI handler alone (its test client): the whole stream in its answer
+        stream = _stream(follower, first)
     response = StreamingHttpResponse(stream, content_type="text/event-stream")
     response["Cache-Control"] = "no-store"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
     return response
 
 
-async def _stream(follower: _Follower, first: str) -> AsyncIterator[str]:
+async def _handing_over(
+    first: str, follower: _Follower, handed: list[AsyncIterator[str]]
+) -> AsyncIterator[str]:
+    """Django's answer: the first events, then the rest of the stream handed to
+    `tracker.asgi.StreamsHandedOver`, which serves it once Django's handler has let the
+    request go (its thread, its tasks, the middleware's objects). Handed over only once
+    Django has sent the first events: an answer that never got this far (an error, the
+    phone gone) leaves nothing to serve."""
+    yield first
+    follower.answered()
+    handed.append(_stream(follower))
+
+
+async def _stream(follower: _Follower, first: str = "") -> AsyncIterator[str]:
+    """The stream's events: `first` (if any), then each change as it commits, a comment
+    every `HEARTBEAT` seconds, until `STREAM_FOR` is up."""
     hub = changes.hub()
     session = follower.session
     async with hub.watching(session):
-        yield first
+        if first:
+            yield first
         loop = asyncio.get_running_loop()
         end = loop.time() + STREAM_FOR * random.uniform(0.8, 1.2)
         while (left := end - loop.time()) > 0:
