@@ -269,9 +269,13 @@
           lastDeal.className = "last-deal";
           screen.querySelector(".tap__players").before(lastDeal);
         }
-        summary = document.createElement("p");
+        // As the server draws it (templates/tap/_screen.html): three lines, a tap for all.
+        var more = document.createElement("details");
+        more.className = "last-deal__more";
+        summary = document.createElement("summary");
         summary.className = "last-deal__summary";
-        lastDeal.prepend(summary);
+        more.appendChild(summary);
+        lastDeal.prepend(more);
       }
       summary.textContent = say("summary", { number: filed.number, points: points });
       summary.classList.add("is-provisional");

@@ -1,0 +1,67 @@
+"""The tap screen after a deal filed, with four 40-character names: every player's button
+is whole on the screen above the Undo bar, without scrolling, at 320×568 and 360×640, in
+English and Vietnamese. The session's name takes one line (the deal's number always
+shows), the dealer's and leader's line two, the last deal's summary three; a tap on the
+summary shows it whole, with the payments that come last.
+
+Before, at 320×568 the header and the summary took 430 px and the buttons started under
+the Undo bar: the scorer had to scroll to tap, with a thumb, at 1 a.m."""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import sign_in
+from tests.browser.test_covered import NAMES, SIZES
+from tracker.services import deal_tap
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+LONG_SESSION = "Tối thứ Sáu ở nhà Thảo, bàn bốn người chơi"
+
+WHOLE_ABOVE_UNDO = """
+() => {
+  const undo = document.querySelector('.thumb-bar').getBoundingClientRect().top;
+  return [...document.querySelectorAll('.players .player__tap')].map(button => {
+    const box = button.getBoundingClientRect();
+    return box.top >= 0 && box.bottom <= undo;
+  });
+}
+"""
+
+LINES = "(selector) => { const e = document.querySelector(selector);"
+LINES += " return Math.round(e.getBoundingClientRect().height"
+LINES += " / parseFloat(getComputedStyle(e).lineHeight)); }"
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "vi-VN"])
+@pytest.mark.parametrize("size", SIZES, ids=["320x568", "360x640"])
+def test_the_players_stay_above_undo_after_a_deal_with_long_names(
+    new_phone, make_session, actor, circle, locale, size, screenshot
+):
+    session, players = make_session(players=NAMES[:4])
+    session.name = LONG_SESSION
+    session.save(update_fields=["name"])
+    deal = session.deals.get()
+    for name in NAMES[:3]:
+        deal_tap(deal_id=deal.pk, player_id=players[name].pk, actor=actor)
+    page = new_phone(locale, viewport=size)
+    sign_in(page, "host", "table-of-four")
+
+    page.goto(f"/sessions/{session.pk}/")
+
+    summary = page.locator(".last-deal__summary")
+    expect(summary).to_contain_text(NAMES[3])  # the loser pays: the end of the summary
+    expect(page.locator(".tap__deal")).to_be_visible()
+    assert page.evaluate("window.scrollY") == 0
+    assert page.evaluate(WHOLE_ABOVE_UNDO) == [True] * 4
+    assert page.evaluate(LINES, ".tap__title") == 1
+    assert page.evaluate(LINES, ".tap__opening") <= 2
+    assert page.evaluate(LINES, ".last-deal__summary") <= 3
+    label = f"{size['width']}x{size['height']}-{locale}"
+    screenshot(page, f"40-fold-{label}")
+
+    summary.tap()
+
+    expect(page.locator(".last-deal__more")).to_have_attribute("open", "")
+    assert page.evaluate(LINES, ".last-deal__summary") > 3  # all of it, payments included
+    screenshot(page, f"41-fold-summary-{label}")
