@@ -49,6 +49,7 @@ from django.contrib.auth import get_user
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, StreamingHttpResponse
+from django.utils import translation
 
 from tracker import live as changes
 from tracker.access import Role
@@ -88,6 +89,7 @@ class _Follower:
     seen: str = ""
     rows_at: int = -1  # the `standings_version` the rows were last compared at
     access_at: int = -1  # the `access_version` the link or membership was last read at
+    language: str | None = None  # the page's, as LocaleMiddleware chose it
 
     def answered(self) -> None:
         """Let go of what the request's answer needed and the stream's later looks do
@@ -112,7 +114,13 @@ class _Follower:
     def told(self, now: Versions) -> str | None:
         """The events for a change to `now`: read again if it must, the version at least;
         None once the caller may not see the session any more."""
-        said = self.look(access_moved=now.access != self.access_at) if self.must_look(now) else ""
+        said = ""
+        if self.must_look(now):
+            # In the phone's language, as its first events were: a stream handed over
+            # (`tracker.asgi.StreamsHandedOver`) goes on outside the task whose context
+            # LocaleMiddleware activated it in.
+            with translation.override(self.language):
+                said = self.look(access_moved=now.access != self.access_at)
         if said is None:
             return None
         if now.version > self.version:  # told of a version the read did not see yet
@@ -173,6 +181,7 @@ def _opening(
             return HttpResponse(status=403)
         page = reach(request, session_id=session_id, token=token, need=Role.VIEWER)
         follower = _Follower(request, session_id, token, version=-1)
+        follower.language = translation.get_language()
         follower.push = request.GET.get("show") == "standings"
         follower.seen = request.headers.get("Last-Event-ID") or request.GET.get("seen", "")
         first = follower.look(page)
