@@ -226,7 +226,7 @@ def holding(app, loop, token: str, count: int) -> tuple[float, int, int]:
     warm = Phone(f"/s/{token}/live/").open(loop, app)
     soon(lambda: "data: " in warm.said)
     gc.collect()
-    objects, threads = tracked(), threading.active_count()
+    objects, threads, idle = tracked(), threading.active_count(), len(kept_threads().idle)
     contexts = django_contexts()
     phones = []
     for _ in range(count):  # each on the thread the last one gave back, if it did
@@ -235,7 +235,8 @@ def holding(app, loop, token: str, count: int) -> tuple[float, int, int]:
     time.sleep(0.2)
     gc.collect()
     per_stream = (tracked() - objects) / count
-    held_threads = threading.active_count() - threads
+    # The threads started for them, and the idle ones (`KeptThreads`) they took.
+    held_threads = threading.active_count() - threads + idle - len(kept_threads().idle)
     contexts = django_contexts() - contexts
     for phone in [warm, *phones]:
         phone.go_away(loop)
