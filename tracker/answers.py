@@ -12,6 +12,13 @@ This is what keeps watching cheap when a tap moves the version on: the table's p
 fetch the same standings, and only the first of them a worker pays for reading and
 rendering them (issue 15; docs/performance.md).
 
+An answer that shows only the standings' rows may be kept by the session's
+`standings_version` instead (`counter`), which moves, in the same transaction, with
+everything the rows are made of (running totals, seats, names: `tracker.services.locks`)
+and with nothing else: two taps in three file nothing and move only the version, and the
+answer kept before them is still the answer. The live standings page already reads its
+rows again only when that counter moves (`tracker.views.live`).
+
 Django's local-memory cache holds them (the `answers` cache in settings): one per worker
 process, least recently used first out. Nothing is shared between processes, so nothing
 has to be kept in step; a worker that never saw a version computes it once itself.
@@ -37,17 +44,33 @@ _guard = threading.Lock()
 _computing: dict[str, threading.Lock] = {}  # keys being computed in this process
 
 
-def key(session: Session, *parts: object) -> str:
-    """The key of an answer about `session` as it is now."""
-    return key_at(session.pk, session.version, session.started_at, *parts)
+VERSION = "version"  # every change moves it on
+ROWS = "standings_version"  # what the standings' rows are made of moved
 
 
-def key_at(session_id: int, version: int, started_at: datetime, *parts: object) -> str:
-    """The key of an answer about a session at `version`. The session's start time goes
-    in with its id: a database that hands a deleted session's id out again (SQLite can)
-    would otherwise find the old session's answers."""
+def key(session: Session, *parts: object, counter: str = VERSION) -> str:
+    """The key of an answer about `session` as it is now, by its `counter`."""
+    return key_at(
+        session.pk, getattr(session, counter), session.started_at, *parts, counter=counter
+    )
+
+
+def key_at(
+    session_id: int, version: int, started_at: datetime, *parts: object, counter: str = VERSION
+) -> str:
+    """The key of an answer about a session at `version` of its `counter`. The session's
+    start time goes in with its id: a database that hands a deleted session's id out again
+    (SQLite can) would otherwise find the old session's answers."""
     text = "\x1f".join(
-        str(part) for part in (session_id, version, started_at.timestamp(), get_language(), *parts)
+        str(part)
+        for part in (
+            session_id,
+            counter,
+            version,
+            started_at.timestamp(),
+            get_language(),
+            *parts,
+        )
     )
     return hashlib.blake2b(text.encode(), digest_size=20).hexdigest()
 
@@ -60,16 +83,22 @@ def peek(name: str) -> Any:
     return None if found is _MISSING else found
 
 
-def kept(session: Session, parts: tuple[object, ...], compute: Callable[[], T]) -> T:
-    """The answer kept for `session` at its version with `parts`, else `compute()`'s,
-    kept. `compute` must depend on nothing else that can change without moving the
-    version on, and return something picklable.
+def kept(
+    session: Session,
+    parts: tuple[object, ...],
+    compute: Callable[[], T],
+    *,
+    counter: str = VERSION,
+) -> T:
+    """The answer kept for `session` at its `counter` (its version, or `ROWS`) with
+    `parts`, else `compute()`'s, kept. `compute` must depend on nothing else that can
+    change without moving that counter on, and return something picklable.
 
     A change wakes every stream of the table at once, each in its own thread: the first
     computes, and the others with the same key wait for its answer rather than each
     computing it too."""
     cache = caches[CACHE]
-    name = key(session, *parts)
+    name = key(session, *parts, counter=counter)
     found = cache.get(name, _MISSING)
     if found is not _MISSING:
         return found  # type: ignore[return-value]

@@ -45,6 +45,9 @@ class Glance(NamedTuple):
     session_id: int
     version: int
     started_at: datetime  # with the id and version, the key of its kept answers
+    # What the standings' rows are made of, moved on (`tracker.answers.ROWS`): the key of
+    # an answer that shows only them.
+    standings_version: int
     role: Role
     user_id: int | None = None
     link_id: int | None = None
@@ -118,8 +121,8 @@ def by_token(key: str, pk: int, *, deal: bool = False) -> Glance | None:
     row = _one_row(_token_sql(connection.vendor, deal), [pk, digest(key)])
     if row is None:
         return None
-    session_id, version, started_at = row[:3]
-    token_row = row[3:]
+    session_id, version, started_at, standings_version = row[:4]
+    token_row = row[4:]
     # A token due a new `last_used_at`, or expired, goes the long way that writes or
     # refuses it.
     last_used_at = _aware(token_row[_TOKEN_COLUMN["last_used_at"]])
@@ -130,6 +133,7 @@ def by_token(key: str, pk: int, *, deal: bool = False) -> Glance | None:
         session_id,
         version,
         _aware(started_at),
+        standings_version,
         Role.MEMBER,
         user_id=user_id,
         token_row=token_row,
@@ -150,7 +154,7 @@ def _token_sql(vendor: str, deal: bool) -> str:
         *(selected(Deal, "d") if deal else []),
     ]
     sql = (
-        f"SELECT s.id, s.version, s.started_at, {', '.join(columns)}"
+        f"SELECT s.id, s.version, s.started_at, s.standings_version, {', '.join(columns)}"
         f" FROM {_table(ApiToken)} t"
         f" JOIN {_table(account)} u ON u.id = t.user_id"
         f" JOIN {_table(Circle.members.through)} m ON m.user_id = u.id"
@@ -183,8 +187,8 @@ def by_link(token: str, pk: int | None = None, *, deal: bool = False) -> Glance 
     row = _one_row(_link_sql(connection.vendor, condition), [*params, token])
     if row is None:
         return None
-    session_id, version, started_at = row[:3]
-    link_row = row[3:]
+    session_id, version, started_at, standings_version = row[:4]
+    link_row = row[4:]
     # Found by the token, then compared again in constant time, as `access.link_by_token`.
     if not secrets.compare_digest(link_row[_LINK_COLUMN["token"]].encode(), token.encode()):
         return None
@@ -192,6 +196,7 @@ def by_link(token: str, pk: int | None = None, *, deal: bool = False) -> Glance 
         session_id,
         version,
         _aware(started_at),
+        standings_version,
         Role(link_row[_LINK_COLUMN["role"]]),
         link_id=link_row[_LINK_COLUMN["id"]],
         link_row=link_row,
@@ -204,7 +209,7 @@ def _link_sql(vendor: str, condition: str) -> str:
     link, its session and the session's circle, in `_link_loaders`' order."""
     columns = [*selected(ShareLink, "l"), *selected(Session, "s"), *selected(Circle, "c")]
     return (
-        f"SELECT s.id, s.version, s.started_at, {', '.join(columns)}"
+        f"SELECT s.id, s.version, s.started_at, s.standings_version, {', '.join(columns)}"
         f" FROM {_table(ShareLink)} l"
         f" JOIN {_table(Session)} s ON s.id = l.session_id{condition}"
         f" JOIN {_table(Circle)} c ON c.id = s.circle_id"

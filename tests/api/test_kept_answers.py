@@ -164,3 +164,85 @@ def test_standings_rebuilt_are_read_at_once(start, api):
 
     rows = {row["name"]: row["points"] for row in api.get(path).json()["rows"]}
     assert rows == {"Alice": 3, "Cara": 2, "Ben": 1, "Dev": 0}
+
+
+# The standings show their rows only, and are kept by what the rows are made of
+# (`answers.ROWS`, the session's `standings_version`): a tap that files nothing moves the
+# version on but no row, and the next phone's first read is the kept answer.
+
+
+def _standings(table) -> str:
+    return f"/api/sessions/{table.id}/standings/"
+
+
+@pytest.mark.parametrize("caller", ["token", "viewer"])
+def test_standings_stay_kept_through_a_tap_that_files_nothing(
+    start, api, actor, caller, django_assert_num_queries
+):
+    table = start()
+    table.tap(table.deal, "Alice", "Cara", "Ben")
+    reader = api
+    if caller == "viewer":
+        reader = client_with(
+            f"Share {share_link_create(session_id=table.id, role='viewer', actor=actor).token}"
+        )
+    before = reader.get(_standings(table))
+    deal = table.deal
+
+    table.tap(deal, "Dev")
+    table.tap(deal, "Ben")
+    with django_assert_num_queries(1):  # the glance: nothing else is read
+        after = reader.get(_standings(table))
+    held = reader.get(_standings(table), HTTP_IF_NONE_MATCH=before["ETag"])
+
+    assert after.status_code == 200
+    assert after.content == before.content
+    # The tag is the version's: it moved, so a client holding the old one is sent the rows.
+    assert after["ETag"] != before["ETag"]
+    assert held.status_code == 200 and held.content == before.content
+
+
+def test_standings_kept_by_rows_are_read_again_when_a_row_moves(start, api, actor):
+    table = start()
+    path = _standings(table)
+    first = table.deal
+
+    def points() -> dict[str, int]:
+        return {row["name"]: row["points"] for row in api.get(path).json()["rows"]}
+
+    assert points() == {"Alice": 0, "Ben": 0, "Cara": 0, "Dev": 0}
+    table.tap(first, "Alice", "Cara")
+    assert points() == {"Alice": 0, "Ben": 0, "Cara": 0, "Dev": 0}
+    following = table.tap(first, "Ben")["next_deal"]  # filed
+    assert points() == {"Alice": 3, "Cara": 2, "Ben": 1, "Dev": 0}
+
+    assert api.post(f"/api/deals/{following}/undo/").status_code == 200  # filed no more
+    assert points() == {"Alice": 0, "Ben": 0, "Cara": 0, "Dev": 0}
+
+    table.tap(first, "Ben")  # filed again, Ben third
+    assert points() == {"Alice": 3, "Cara": 2, "Ben": 1, "Dev": 0}
+    renamed = api.patch(f"/api/players/{table.p['Ben']}/", {"name": "Benny"})
+    assert renamed.status_code == 200, renamed.json()
+    assert points() == {"Alice": 3, "Cara": 2, "Benny": 1, "Dev": 0}
+
+    seated = api.put(
+        f"/api/sessions/{table.id}/players/",
+        {"players": [table.p["Alice"], table.p["Ben"], table.p["Cara"], table.p["Dev"], "Eve"]},
+    )
+    assert seated.status_code == 200, seated.json()
+    assert points() == {"Alice": 3, "Cara": 2, "Benny": 1, "Dev": 0, "Eve": 0}
+
+
+def test_a_session_login_keeps_the_standings_by_rows_too(
+    start, api, user, django_assert_num_queries
+):
+    table = start()
+    page = JsonClient()
+    page.force_login(user)
+    before = page.get(_standings(table))
+    table.tap(table.deal, "Alice")
+
+    with django_assert_num_queries(3):  # the sign-in, its account, the session: no rows
+        after = page.get(_standings(table))
+
+    assert after.content == before.content

@@ -84,6 +84,10 @@ class ApiView(APIView):
     # A watched read (`fresh`): what the URL's `pk` names, "session" or "deal", so that a
     # token or link asking again is answered from its glance (`tracker.api.unchanged`).
     watches: str | None = None
+    # The session's counter a watched read's answer is kept by (`tracker.answers`): its
+    # version, or for an answer that shows only the standings' rows, `answers.ROWS`. The
+    # tag (`ETag`) is always the version's.
+    kept_by: str = answers.VERSION
 
     def dispatch(self, request: Any, *args: Any, **kwargs: Any) -> Any:
         if self.watches is not None and request.method in ("GET", "HEAD"):
@@ -128,7 +132,13 @@ class ApiView(APIView):
             return unchanged.tagged(not_modified, etag)
         kept_as = self._kept_as(request, found.role)
         data = answers.peek(
-            answers.key_at(found.session_id, found.version, found.started_at, *kept_as)
+            answers.key_at(
+                found.session_id,
+                getattr(found, self.kept_by),
+                found.started_at,
+                *kept_as,
+                counter=self.kept_by,
+            )
         )
         if data is None:
             return None
@@ -191,7 +201,10 @@ class ApiView(APIView):
         # The same tag is the same answer for every caller: the first computes it, the
         # session's other readers at this version get it from memory.
         data = answers.kept(
-            session, self._kept_as(self.request, self.actor.role), lambda: answer().data
+            session,
+            self._kept_as(self.request, self.actor.role),
+            lambda: answer().data,
+            counter=self.kept_by,
         )
         return unchanged.tagged(Response(data), etag)
 

@@ -9,7 +9,7 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from tracker import selectors
+from tracker import answers, selectors
 from tracker.access import Role
 from tracker.api.base import ApiView
 from tracker.api.fields import MoneyField
@@ -75,6 +75,8 @@ def standings_data(rows: list[StandingRow]) -> dict[str, Any]:
 class StandingsView(ApiView):
     need = {"GET": Role.VIEWER}
     watches = "session"
+    # The rows, and nothing else: a tap that files nothing is answered as before it.
+    kept_by = answers.ROWS
 
     @watched(StandingsOut, summary="Session standings")
     def get(self, request: Request, pk: int) -> Response:
