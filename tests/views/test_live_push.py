@@ -20,6 +20,7 @@ from tracker.services import (
     deal_tap,
     player_rename,
     players_change,
+    session_end,
     share_link_create,
     share_link_revoke,
 )
@@ -277,3 +278,19 @@ def test_a_player_seated_is_sent_in_the_rows(watching, table, actor):
     hang_up(response)
     assert standings["event"] == "standings"
     assert "Eve" in standings["data"]
+
+
+def test_end_match_on_the_empty_next_deal_is_sent_to_the_standings(watching, table, actor):
+    """The night usually ends this way: the last deal filed, End match on the empty deal
+    it opened. That moves no row, but the page must stop saying "live" and say "ended"."""
+    _link, url, seen = watching
+    session, _players = table
+    response, stream = _stream_of(url, seen)
+
+    session_end(session_id=session.pk, actor=actor)
+
+    standings, _version = _said_after_a_change(stream)
+    hang_up(response)
+    assert standings["event"] == "standings"
+    assert '<span class="pill">ended</span>' in standings["data"]
+    assert "live__dot" not in standings["data"]

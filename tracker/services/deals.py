@@ -32,6 +32,7 @@ from tracker.services.locks import (
     lock_session_of_deal,
     locked_deal,
     session_of_deal_changed,
+    standings_moved,
 )
 from tracker.services.results import (
     deal_before,
@@ -247,6 +248,9 @@ def deal_end(*, deal_id: int, actor: Actor) -> DealState:
     session.ended_at = timezone.now()
     session.ended_by, session.ended_via = actor.user, actor.link
     session.save(update_fields=["ended_at", "ended_by", "ended_via"])
+    # The standings say "ended" now, even when the deal ended moved no row (End match on
+    # the empty deal the last filing opened): a live standings page must hear it.
+    standings_moved(session.pk)
     deal.session = session
     return read_deal_state(deal)
 

@@ -121,6 +121,8 @@ def _table(
     rows = selectors.session_standings(session)
     signatures = {row.player: _signature(row) for row in rows}
     current = ";".join(f"{player}:{signature}" for player, signature in signatures.items())
+    if session.ended_at is not None:
+        current += ";ended"  # the page says "ended" instead of "live": not the rows shown
     if shown == current:
         # A tap that files nothing moves the version on but no row: say so before the
         # sparklines are read or anything is rendered.
