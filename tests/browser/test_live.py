@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import sign_in
 from tracker.access import Actor
-from tracker.services import deal_tap, share_link_create
+from tracker.services import deal_tap, session_end, share_link_create
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -137,3 +137,25 @@ def test_the_tap_screen_follows_a_tap_on_the_other_phone_but_not_under_an_open_s
     expect(ben.locator(".badge:not(.badge--next)")).to_have_count(0)
     first.locator(".action[open] [data-close-sheet]").click()
     expect(ben.locator(".badge:not(.badge--next)")).to_have_text("2nd", timeout=2000)
+
+
+def test_end_match_on_the_empty_next_deal_shows_ended_on_the_watching_phone(
+    new_phone, table_of_four, user
+):
+    """The last deal filed, the host ends the match on the empty deal it opened: the
+    watcher's standings stop saying "live" without a reload."""
+    session, players = table_of_four
+    actor = Actor(user=user)
+    deal = session.deals.get(status="open")
+    for name in ("Alice", "Cara", "Ben"):
+        deal_tap(deal_id=deal.pk, player_id=players[name].pk, actor=actor)
+    link = share_link_create(session_id=session.pk, role="viewer", actor=actor)
+    watcher = new_phone()
+    watcher.goto(f"/s/{link.token}/standings/")
+    expect(watcher.locator("#standings .live")).to_be_visible()
+    watcher.wait_for_timeout(1500)  # the stream is open and has said its first events
+
+    session_end(session_id=session.pk, actor=actor)
+
+    expect(watcher.locator("#standings .pill")).to_have_text("ended", timeout=3000)
+    expect(watcher.locator("#standings .live")).to_have_count(0)
