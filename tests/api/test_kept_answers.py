@@ -246,3 +246,39 @@ def test_a_session_login_keeps_the_standings_by_rows_too(
         after = page.get(_standings(table))
 
     assert after.content == before.content
+
+
+def test_a_closed_deal_stays_kept_through_taps_and_an_open_one_does_not(
+    start, api, django_assert_num_queries
+):
+    table = start()
+    first = table.deal
+    following = table.tap(first, "Alice", "Cara", "Ben")["next_deal"]
+    closed = api.get(f"/api/deals/{first}/")
+    open_before = api.get(f"/api/deals/{following}/")
+
+    table.tap(following, "Dev")
+    with django_assert_num_queries(1):  # the glance: the closed deal is as it was
+        again = api.get(f"/api/deals/{first}/")
+    open_after = api.get(f"/api/deals/{following}/")
+
+    assert again.content == closed.content
+    assert again["ETag"] != closed["ETag"]  # the tag is the version's
+    assert [tap["player"] for tap in open_after.json()["taps"]] == [table.p["Dev"]]
+    assert open_before.json()["taps"] == []
+
+
+def test_a_correction_that_moves_no_total_is_read_at_once(start, api):
+    table = start()
+    deal = table.deal
+    table.tap(deal, "Alice", "Cara", "Ben")
+    before = api.get(f"/api/deals/{deal}/").json()
+    order = [tap["player"] for tap in before["taps"]]
+
+    corrected = api.post(f"/api/deals/{deal}/correction/", {"taps": order, "reason": "checked"})
+
+    assert corrected.status_code == 200, corrected.json()
+    after = api.get(f"/api/deals/{deal}/").json()
+    assert after["points"] == before["points"]
+    assert {tap["id"] for tap in after["taps"]}.isdisjoint(tap["id"] for tap in before["taps"])
+    assert after == corrected.json()

@@ -1,6 +1,7 @@
-"""The API's standings are kept by what their rows are made of (`answers.ROWS`), not by
-every change: a random evening of taps, undos, events, renames and seat changes, and
-after each step the kept answer is held to one computed afresh with nothing kept."""
+"""Some answers are kept by the session's rows' counter (`answers.ROWS`), not by every
+change: the API's standings, and a closed deal's detail. A random evening of taps,
+undos, events, corrections, renames and seat changes, and after each step every such
+answer is held to one computed afresh with nothing kept."""
 
 from __future__ import annotations
 
@@ -9,10 +10,40 @@ import random
 import pytest
 
 from tracker import answers
+from tracker.models import Deal
 
 pytestmark = pytest.mark.django_db
 
 NAMES = ("Alice", "Ben", "Cara", "Dev", "Eve")
+
+
+def _correct(rng: random.Random, api, session_id: int) -> str:
+    """A correction of a closed deal: its taps again in the same order (records replaced,
+    no total moved) or in another, or a hand added."""
+    closed = list(Deal.objects.filter(session_id=session_id).exclude(status="open"))
+    if not closed:
+        return "no correction: nothing closed yet"
+    deal = rng.choice(closed)
+    shown = api.get(f"/api/deals/{deal.pk}/").json()
+    order = [tap["player"] for tap in shown["taps"] if not tap["loser"]]
+    how = rng.choice(("same order", "other order", "hand"))
+    if how == "other order":
+        rng.shuffle(order)
+    body: dict = {"taps": order, "reason": how}
+    # Cards left in the hand of one who did not go out, whose hand is not recorded yet.
+    counted = {event.get("player") for event in shown["events"] if event["type"] == "hand"}
+    holding = [
+        seat["player"]
+        for seat in shown["players"]
+        if seat["player"] not in order and seat["player"] not in counted
+    ]
+    if how == "hand" and holding:
+        body = {"add_events": [{"type": "hand", "player": holding[0], "cards": 3}]}
+    elif how == "hand":
+        how, body = "same order", {"taps": order, "reason": "same order"}
+    corrected = api.post(f"/api/deals/{deal.pk}/correction/", body)
+    assert corrected.status_code == 200, (body, corrected.json())
+    return f"correct deal {deal.number}: {how}"
 
 
 def _step(rng: random.Random, table, api, *, last: bool) -> str:
@@ -26,21 +57,23 @@ def _step(rng: random.Random, table, api, *, last: bool) -> str:
     seated = [player["player"] for player in shown["players"]]
     out = {tap["player"] for tap in shown["taps"]}
     choice = rng.random()
-    if choice < 0.55:
+    if choice < 0.5:
         player = rng.choice([p for p in seated if p not in out] or seated)
         api.post(f"/api/deals/{deal}/taps/", {"player": player})
         return f"tap {table.name[player]}"
-    if choice < 0.68:
+    if choice < 0.62:
         api.post(f"/api/deals/{deal}/undo/")
         return "undo"
-    if choice < 0.76:
+    if choice < 0.7:
         by, owner = rng.sample(seated, 2)
         api.post(
             f"/api/deals/{deal}/events/",
             {"type": "two_beaten", "by": by, "owner": owner, "with": "bomb", "black": 1},
         )
         return "two beaten"
-    if choice < 0.84:
+    if choice < 0.8:
+        return _correct(rng, api, table.id)
+    if choice < 0.88:
         player = rng.choice(list(table.p.values()))
         name = f"{rng.choice(NAMES)} {rng.randrange(100)}"
         api.patch(f"/api/players/{player}/", {"name": name})
@@ -50,17 +83,29 @@ def _step(rng: random.Random, table, api, *, last: bool) -> str:
     return "seats"
 
 
+def _paths(table) -> list[str]:
+    """The standings, and the session's last four deals (the open one with them)."""
+    deals = Deal.objects.filter(session_id=table.id).order_by("-number")[:4]
+    return [
+        f"/api/sessions/{table.id}/standings/",
+        *(f"/api/deals/{deal.pk}/" for deal in deals),
+    ]
+
+
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_kept_standings_are_always_the_standings(start, api, seed):
-    table = start(players=NAMES, stake="1.5")
+def test_answers_kept_by_the_rows_counter_are_always_the_answers(start, api, seed):
+    table = start(players=NAMES, stake="1.5", options={"penalties": True})
     rng = random.Random(seed)
-    path = f"/api/sessions/{table.id}/standings/"
     steps = []
     for step in range(45):
-        api.get(path)  # kept at the rows' counter as they are now
+        for path in _paths(table):
+            api.get(path)  # kept as they are now
         steps.append(_step(rng, table, api, last=step == 44))
-        kept = api.get(path)
+        paths = _paths(table)
+        kept = {path: api.get(path) for path in paths}
         answers.forget_all()
-        fresh = api.get(path)
-        assert kept.status_code == fresh.status_code == 200, steps
-        assert kept.json() == fresh.json(), steps
+        for path in paths:
+            fresh = api.get(path)
+            assert kept[path].status_code == fresh.status_code == 200, (path, steps)
+            assert kept[path].json() == fresh.json(), (path, steps)
+    assert sum(step.startswith("correct deal") for step in steps) >= 2, steps

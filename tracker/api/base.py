@@ -84,10 +84,11 @@ class ApiView(APIView):
     # A watched read (`fresh`): what the URL's `pk` names, "session" or "deal", so that a
     # token or link asking again is answered from its glance (`tracker.api.unchanged`).
     watches: str | None = None
-    # The session's counter a watched read's answer is kept by (`tracker.answers`): its
-    # version, or for an answer that shows only the standings' rows, `answers.ROWS`. The
-    # tag (`ETag`) is always the version's.
-    kept_by: str = answers.VERSION
+    # The session's counters a watched read's answer may be kept by (`tracker.answers`),
+    # as a glance tries them: its version, or for an answer that shows only what moves
+    # `answers.ROWS` (the standings' rows, a closed deal), that counter. The tag (`ETag`)
+    # is always the version's.
+    kept_by: tuple[str, ...] = (answers.VERSION,)
 
     def dispatch(self, request: Any, *args: Any, **kwargs: Any) -> Any:
         if self.watches is not None and request.method in ("GET", "HEAD"):
@@ -131,16 +132,19 @@ class ApiView(APIView):
                 not_modified[name] = value
             return unchanged.tagged(not_modified, etag)
         kept_as = self._kept_as(request, found.role)
-        data = answers.peek(
-            answers.key_at(
-                found.session_id,
-                getattr(found, self.kept_by),
-                found.started_at,
-                *kept_as,
-                counter=self.kept_by,
+        for counter in self.kept_by:
+            data = answers.peek(
+                answers.key_at(
+                    found.session_id,
+                    getattr(found, counter),
+                    found.started_at,
+                    *kept_as,
+                    counter=counter,
+                )
             )
-        )
-        if data is None:
+            if data is not None:
+                break
+        else:
             return None
         response = unchanged.tagged(Response(data), etag)
         return cast(HttpResponseBase, self.finalize_response(self.request, response))
@@ -190,11 +194,16 @@ class ApiView(APIView):
         serializer.is_valid(raise_exception=True)
         return serializer
 
-    def fresh(self, session: Session, answer: Callable[[], Response]) -> Response:
+    def fresh(
+        self, session: Session, answer: Callable[[], Response], *, counter: str | None = None
+    ) -> Response:
         """A read of the session's data, tagged with the session's version (`ETag`): a
         client that sends the tag back (`If-None-Match`) while nothing changed gets 304
         Not Modified, and `answer` is never computed. The tag also holds what changes the
-        answer besides the session: the caller's role and the language."""
+        answer besides the session: the caller's role and the language. The answer is
+        kept by `counter`, one of the view's `kept_by` (the first unless given)."""
+        counter = self.kept_by[0] if counter is None else counter
+        assert counter in self.kept_by  # a glance finds only what it tries
         etag = unchanged.tag(session.pk, session.version, self.actor.role)
         if unchanged.holds(self.request, etag):
             return unchanged.tagged(Response(status=304), etag)
@@ -204,7 +213,7 @@ class ApiView(APIView):
             session,
             self._kept_as(self.request, self.actor.role),
             lambda: answer().data,
-            counter=self.kept_by,
+            counter=counter,
         )
         return unchanged.tagged(Response(data), etag)
 

@@ -11,7 +11,7 @@ from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from tracker import selectors, services
+from tracker import answers, selectors, services
 from tracker.access import (
     DealInReach,
     Role,
@@ -35,11 +35,18 @@ def deal_out(state: DealState, code: int = status.HTTP_200_OK) -> Response:
 class DealDetailView(ApiView):
     need = {"GET": Role.VIEWER}
     watches = "deal"
+    # An open deal changes with every tap: kept by the version. A closed one changes only
+    # with what moves the rows' counter too (its filing undone, a correction, a name).
+    kept_by = (answers.ROWS, answers.VERSION)
 
     @watched(io.DealOut, summary="A deal: taps, events, points and ledger")
     def get(self, request: Request, pk: int) -> Response:
         deal = self.watched_deal(pk)
-        return self.fresh(deal.session, lambda: deal_out(selectors.deal_state(deal)))
+        return self.fresh(
+            deal.session,
+            lambda: deal_out(selectors.deal_state(deal)),
+            counter=answers.VERSION if deal.is_open else answers.ROWS,
+        )
 
 
 class DealWriteView(ApiView):

@@ -76,7 +76,7 @@ class StandingsView(ApiView):
     need = {"GET": Role.VIEWER}
     watches = "session"
     # The rows, and nothing else: a tap that files nothing is answered as before it.
-    kept_by = answers.ROWS
+    kept_by = (answers.ROWS,)
 
     @watched(StandingsOut, summary="Session standings")
     def get(self, request: Request, pk: int) -> Response:

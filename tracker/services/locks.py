@@ -34,9 +34,10 @@ def sessions_moved_on(sessions: QuerySet[Session], *, access: bool = False) -> N
 
 
 def standings_moved(session_id: int) -> None:
-    """What the standings show may have changed, their rows or the session's end (in a
-    write that has moved its version on already): a live standings page reads them again.
-    One statement."""
+    """What the standings show may have changed, their rows or the session's end, or a
+    closed deal's records (in a write that has moved its version on already): a live
+    standings page reads them again, and the answers kept by this counter are asked
+    again (`tracker.answers.ROWS`). One statement."""
     # Written by hand: every filing runs it, and the ORM's UPDATE took longer to build.
     table, counter = map(connection.ops.quote_name, (Session._meta.db_table, "standings_version"))
     with connection.cursor() as cursor:
