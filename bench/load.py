@@ -11,10 +11,10 @@ shapes in bulk, bench/history.py). Then, round after round, one client sends, in
   version it shows (a page, 204) and the API's standings with `If-None-Match` (304);
 - the standings, deal detail and settlement the API computes, each the first read since
   the last tap (so computed), and the fragment and the settlement again, as the next
-  phone at the table asks for them (kept by the session's version: tracker.answers).
-  The API's standings are kept by their rows' counter (`answers.ROWS`): after a tap that
-  filed nothing (two in three) the first read is the kept answer, so they are also
-  shown apart, after a filing (computed) and after a tap that filed nothing;
+  phone at the table asks for them (kept: tracker.answers). The API's three are kept by
+  the rows' counter (`answers.ROWS`), not the version: after a tap that filed nothing
+  (two in three) their first read is the kept answer, so each is also shown apart, after
+  a filing (computed) and after a tap that filed nothing;
 - a tap through the API (with an Idempotency-Key and the write rate counted), the way a
   phone sends it.
 
@@ -101,10 +101,12 @@ def rounds(phone: Phone, token: str, session: dict, count: int) -> dict[str, lis
     api = {"Authorization": f"Token {token}", "Accept-Language": "en"}
     htmx = {"HX-Request": "true", "Accept-Language": "en"}
     timings: dict[str, list[float]] = defaultdict(list)
-    for name in ("/healthz (the floor)", "standings (API)"):
-        timings[f"GET {name}"] = []  # printed in this order, the two below after them
-    for name in ("after a filing", "after a tap that filed nothing"):
-        timings[f"GET standings (API), {name}"] = []
+    split = ("standings (API)", "deal detail (API)", "settlement (API)")  # shown apart
+    for name in ("/healthz (the floor)", *split):
+        timings[f"GET {name}"] = []  # printed in this order, each with its two after it
+        for after in ("after a filing", "after a tap that filed nothing"):
+            if name in split:
+                timings[f"GET {name}, {after}"] = []
     sid, deal, out = session["id"], session["deal"], session.get("out", 0)
     after = "after a filing" if out == 0 else "after a tap that filed nothing"
 
@@ -117,7 +119,6 @@ def rounds(phone: Phone, token: str, session: dict, count: int) -> dict[str, lis
     for _ in range(count):
         timed("GET /healthz (the floor)", "GET", "/healthz", {})
         response, _ = timed("GET standings (API)", "GET", f"/api/sessions/{sid}/standings/", api)
-        timings[f"GET standings (API), {after}"].append(timings["GET standings (API)"][-1])
         tag = response.getheader("ETag")
         version = tag.strip('"').split(".")[1]
         timed(
@@ -149,6 +150,8 @@ def rounds(phone: Phone, token: str, session: dict, count: int) -> dict[str, lis
         )
         timed("GET deal detail (API)", "GET", f"/api/deals/{session['filed']}/", api)
         timed("GET settlement (API)", "GET", f"/api/sessions/{sid}/settlement/", api)
+        for name in split:
+            timings[f"GET {name}, {after}"].append(timings[f"GET {name}"][-1])
         timed("GET settlement (API), next phone", "GET", f"/api/sessions/{sid}/settlement/", api)
         players = session["players"]
         _, data = timed(

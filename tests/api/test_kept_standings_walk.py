@@ -1,7 +1,8 @@
 """Some answers are kept by the session's rows' counter (`answers.ROWS`), not by every
-change: the API's standings, and a closed deal's detail. A random evening of taps,
-undos, events, corrections, renames and seat changes, and after each step every such
-answer is held to one computed afresh with nothing kept."""
+change: the API's standings, a closed deal's detail and the settle-up. A random evening
+of taps, undos, events, corrections, payments, payment details, renames and seat
+changes, and after each step every such answer is held to one computed afresh with
+nothing kept, for the scorer's token and for a viewer's link."""
 
 from __future__ import annotations
 
@@ -9,8 +10,10 @@ import random
 
 import pytest
 
+from tests.api.conftest import client_with
 from tracker import answers
 from tracker.models import Deal
+from tracker.services import share_link_create
 
 pytestmark = pytest.mark.django_db
 
@@ -46,6 +49,40 @@ def _correct(rng: random.Random, api, session_id: int) -> str:
     return f"correct deal {deal.number}: {how}"
 
 
+BANK = {"bank_bin": "970436", "account_number": "0011 0019 32418"}
+
+
+def _pay(rng: random.Random, api, table) -> str:
+    """Money moving at the table: a payment recorded or cancelled, a transfer marked paid
+    or unpaid, a payee's details given."""
+    session = table.id
+    how = rng.choice(("record", "cancel", "paid", "unpaid", "details"))
+    if how == "record":
+        payer, payee = rng.sample(list(table.p.values()), 2)
+        amount = rng.choice(("0.50", "1.50", "3.00"))
+        api.post(
+            f"/api/sessions/{session}/payments/", {"from": payer, "to": payee, "amount": amount}
+        )
+    elif how == "cancel":
+        payments = api.get(f"/api/sessions/{session}/settlement/").json()["payments"]
+        live = [payment["id"] for payment in payments if not payment["cancelled"]]
+        if live:
+            api.post(f"/api/sessions/{session}/payments/{rng.choice(live)}/cancel/")
+    elif how in ("paid", "unpaid"):
+        transfers = api.get(f"/api/sessions/{session}/settlement/").json()["transfers"]
+        if transfers:
+            transfer = rng.choice(transfers)
+            api.post(
+                f"/api/sessions/{session}/settlement/{how}/",
+                {key: transfer[key] for key in ("from", "to", "amount")},
+            )
+    else:
+        player = rng.choice(list(table.p.values()))
+        name = f"NGUYEN {rng.randrange(100)}"
+        api.put(f"/api/players/{player}/payment-details/", {**BANK, "account_name": name})
+    return f"pay: {how}"
+
+
 def _step(rng: random.Random, table, api, *, last: bool) -> str:
     """One thing a table does; what it was (for the failure's message). End match ends
     the session, so it is the evening's last step."""
@@ -57,23 +94,25 @@ def _step(rng: random.Random, table, api, *, last: bool) -> str:
     seated = [player["player"] for player in shown["players"]]
     out = {tap["player"] for tap in shown["taps"]}
     choice = rng.random()
-    if choice < 0.5:
+    if choice < 0.45:
         player = rng.choice([p for p in seated if p not in out] or seated)
         api.post(f"/api/deals/{deal}/taps/", {"player": player})
         return f"tap {table.name[player]}"
-    if choice < 0.62:
+    if choice < 0.55:
         api.post(f"/api/deals/{deal}/undo/")
         return "undo"
-    if choice < 0.7:
+    if choice < 0.62:
         by, owner = rng.sample(seated, 2)
         api.post(
             f"/api/deals/{deal}/events/",
             {"type": "two_beaten", "by": by, "owner": owner, "with": "bomb", "black": 1},
         )
         return "two beaten"
-    if choice < 0.8:
+    if choice < 0.7:
         return _correct(rng, api, table.id)
-    if choice < 0.88:
+    if choice < 0.85:
+        return _pay(rng, api, table)
+    if choice < 0.9:
         player = rng.choice(list(table.p.values()))
         name = f"{rng.choice(NAMES)} {rng.randrange(100)}"
         api.patch(f"/api/players/{player}/", {"name": name})
@@ -84,28 +123,34 @@ def _step(rng: random.Random, table, api, *, last: bool) -> str:
 
 
 def _paths(table) -> list[str]:
-    """The standings, and the session's last four deals (the open one with them)."""
+    """The standings, the settle-up, and the session's last four deals (the open one
+    with them)."""
     deals = Deal.objects.filter(session_id=table.id).order_by("-number")[:4]
     return [
         f"/api/sessions/{table.id}/standings/",
+        f"/api/sessions/{table.id}/settlement/",
         *(f"/api/deals/{deal.pk}/" for deal in deals),
     ]
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_answers_kept_by_the_rows_counter_are_always_the_answers(start, api, seed):
+def test_answers_kept_by_the_rows_counter_are_always_the_answers(start, api, actor, seed):
     table = start(players=NAMES, stake="1.5", options={"penalties": True})
+    viewer = share_link_create(session_id=table.id, role="viewer", actor=actor)
+    readers = (api, client_with(f"Share {viewer.token}"))
     rng = random.Random(seed)
     steps = []
     for step in range(45):
         for path in _paths(table):
-            api.get(path)  # kept as they are now
+            for reader in readers:
+                reader.get(path)  # kept as they are now
         steps.append(_step(rng, table, api, last=step == 44))
         paths = _paths(table)
-        kept = {path: api.get(path) for path in paths}
+        kept = {(path, reader): reader.get(path) for path in paths for reader in readers}
         answers.forget_all()
-        for path in paths:
-            fresh = api.get(path)
-            assert kept[path].status_code == fresh.status_code == 200, (path, steps)
-            assert kept[path].json() == fresh.json(), (path, steps)
-    assert sum(step.startswith("correct deal") for step in steps) >= 2, steps
+        for (path, reader), answer in kept.items():
+            fresh = reader.get(path)
+            assert answer.status_code == fresh.status_code == 200, (path, steps)
+            assert answer.json() == fresh.json(), (path, steps)
+    assert any(step.startswith("correct deal") for step in steps), steps
+    assert sum(step.startswith("pay") for step in steps) >= 3, steps

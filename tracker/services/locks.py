@@ -35,9 +35,9 @@ def sessions_moved_on(sessions: QuerySet[Session], *, access: bool = False) -> N
 
 def standings_moved(session_id: int) -> None:
     """What the standings show may have changed, their rows or the session's end, or a
-    closed deal's records (in a write that has moved its version on already): a live
-    standings page reads them again, and the answers kept by this counter are asked
-    again (`tracker.answers.ROWS`). One statement."""
+    closed deal's records, or what the settle-up shows (in a write that has moved its
+    version on already): a live standings page reads them again, and the answers kept by
+    this counter are asked again (`tracker.answers.ROWS`). One statement."""
     # Written by hand: every filing runs it, and the ORM's UPDATE took longer to build.
     table, counter = map(connection.ops.quote_name, (Session._meta.db_table, "standings_version"))
     with connection.cursor() as cursor:
@@ -51,9 +51,11 @@ def access_moved(session_id: int) -> None:
     Session.objects.filter(pk=session_id).update(access_version=F("access_version") + 1)
 
 
-def locked_session(session_id: int) -> Session:
+def locked_session(session_id: int, *, rows: bool = False) -> Session:
     """The session row (with its circle), locked until the transaction ends, its version
-    moved on: whatever the caller changes, a watching phone will see."""
+    moved on: whatever the caller changes, a watching phone will see. With `rows`, its
+    rows' counter too, in the same statement (`standings_moved`: a payment, which the
+    settle-up shows)."""
     # NO KEY UPDATE, and the session row only: a tap that files (holding its deal row)
     # inserts ledger lines and the next deal, whose foreign keys take KEY SHARE on this
     # row. A plain FOR UPDATE here (undo, End match) waiting for that deal would deadlock.
@@ -65,7 +67,10 @@ def locked_session(session_id: int) -> Session:
     )
     if session is None:
         raise NotFound(NO_SESSION, id=session_id)
-    Session.objects.filter(pk=session_id).update(version=F("version") + 1)
+    counters = {"version": F("version") + 1}
+    if rows:
+        counters["standings_version"] = F("standings_version") + 1
+    Session.objects.filter(pk=session_id).update(**counters)
     return session
 
 

@@ -90,7 +90,7 @@ def payment_record(
     with at most 2 decimal places, in the session's currency (`currency`, when sent, must
     be it). Nothing is checked against what is owed: paying too much shows as change due.
     """
-    session = locked_session(session_id)
+    session = locked_session(session_id, rows=True)  # the settle-up shows payments
     if currency is not None and currency.strip().upper() != session.currency:
         raise Invalid(
             OTHER_CURRENCY, code="currency_mismatch", currency=session.currency, sent=currency
@@ -113,7 +113,7 @@ def payment_record(
 def payment_cancel(*, session_id: int, payment_id: int, actor: Actor) -> Payment:
     """Cancel a payment (entered by mistake, or never made): the row stays, naming who
     cancelled it and when, and what is owed goes back to what it was without it."""
-    session = locked_session(session_id)
+    session = locked_session(session_id, rows=True)  # the settle-up shows payments
     payment = session.payments.select_for_update().filter(pk=payment_id).first()
     if payment is None:
         raise NotFound(NO_PAYMENT, id=payment_id)
@@ -136,7 +136,7 @@ def transfer_mark_paid(
     """Pay one of the settlement's open transfers in full: a payment of what is left on
     it (its exact amount, a third decimal included). The other transfers stay as they
     are (`scoring.payments`)."""
-    session = locked_session(session_id)
+    session = locked_session(session_id, rows=True)  # the settle-up shows payments
     transfers = settlement_of(session).transfers
     for transfer in transfers:
         if (transfer.payer, transfer.payee, transfer.amount) == (payer_id, payee_id, amount):
@@ -167,7 +167,7 @@ def transfer_mark_unpaid(
 ) -> Payment:
     """Cancel the latest payment of this much from `payer` to `payee` (the row stays,
     naming who cancelled it)."""
-    session = locked_session(session_id)
+    session = locked_session(session_id, rows=True)  # the settle-up shows payments
     payments = session.payments.select_for_update().filter(
         payer_id=payer_id, payee_id=payee_id, cancelled_at__isnull=True
     )
