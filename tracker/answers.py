@@ -12,8 +12,9 @@ This is what keeps watching cheap when a tap moves the version on: the table's p
 fetch the same standings, and only the first of them a worker pays for reading and
 rendering them (issue 15; docs/performance.md).
 
-An answer that shows only the standings' rows, a closed deal or the settle-up may be
-kept by the session's `standings_version` instead (`counter`, `ROWS`), which moves, in the
+An answer that shows only the standings' rows, a closed deal or the settle-up (and the
+standings page's fragment, which writes the version it says in as it is served:
+`tracker.views.standings`) may be kept by the session's `standings_version` instead (`counter`, `ROWS`), which moves, in the
 same transaction, with everything the rows are made of (running totals, seats, names),
 with the session's end, with every change to a closed deal (its filing undone, a
 correction) and with every payment (`tracker.services.locks.standings_moved`), and with

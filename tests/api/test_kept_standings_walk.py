@@ -1,5 +1,6 @@
 """Some answers are kept by the session's rows' counter (`answers.ROWS`), not by every
-change: the API's standings, a closed deal's detail and the settle-up. A random evening
+change: the API's standings, a closed deal's detail, the settle-up and the standings
+page's fragment (its version written in as served). A random evening
 of taps, undos, events, corrections, payments, payment details, renames and seat
 changes, and after each step every such answer is held to one computed afresh with
 nothing kept, for the scorer's token and for a viewer's link."""
@@ -9,10 +10,12 @@ from __future__ import annotations
 import random
 
 import pytest
+from django.test import Client
 
 from tests.api.conftest import client_with
+from tests.views.helpers import htmx, shows
 from tracker import answers
-from tracker.models import Deal
+from tracker.models import Deal, Session
 from tracker.services import share_link_create
 
 pytestmark = pytest.mark.django_db
@@ -47,6 +50,10 @@ def _correct(rng: random.Random, api, session_id: int) -> str:
     corrected = api.post(f"/api/deals/{deal.pk}/correction/", body)
     assert corrected.status_code == 200, (body, corrected.json())
     return f"correct deal {deal.number}: {how}"
+
+
+def version_of(session_id: int) -> int:
+    return Session.objects.values_list("version", flat=True).get(pk=session_id)
 
 
 BANK = {"bank_bin": "970436", "account_number": "0011 0019 32418"}
@@ -140,14 +147,28 @@ def test_answers_kept_by_the_rows_counter_are_always_the_answers(start, api, act
     readers = (api, client_with(f"Share {viewer.token}"))
     rng = random.Random(seed)
     steps = []
+    # The standings page by the viewer's link: a phone just opened (it shows no rows yet)
+    # and one that shows the rows as they stood before the step.
+    page, fragment = Client(), f"/s/{viewer.token}/standings/"
     for step in range(45):
         for path in _paths(table):
             for reader in readers:
                 reader.get(path)  # kept as they are now
+        before = shows(page.get(fragment, {"version": "stale"}, **htmx()))
+        asks = ({"version": "stale"}, {"version": before["version"], "seen": before["seen"]})
+        for ask in asks:
+            page.get(fragment, ask, **htmx())
         steps.append(_step(rng, table, api, last=step == 44))
         paths = _paths(table)
         kept = {(path, reader): reader.get(path) for path in paths for reader in readers}
+        kept_pages = [page.get(fragment, ask, **htmx()) for ask in asks]
         answers.forget_all()
+        for ask, answer in zip(asks, kept_pages, strict=True):
+            fresh = page.get(fragment, ask, **htmx())
+            assert answer.status_code == fresh.status_code, (ask, steps)
+            assert answer.content == fresh.content, (ask, steps)
+            if fresh.status_code == 200:  # it says the version it shows: the session's
+                assert shows(fresh)["version"] == str(version_of(table.id)), (ask, steps)
         for (path, reader), answer in kept.items():
             fresh = reader.get(path)
             assert answer.status_code == fresh.status_code == 200, (path, steps)

@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tests.views.helpers import htmx, play_deals
+from tests.views.helpers import htmx, play_deals, shows
 from tracker import glance
 from tracker.models import Session
 from tracker.services import share_link_create, share_link_revoke
@@ -58,7 +58,7 @@ def version(session) -> str:
 
 def standings_shown(client, token):
     shown = client.get(f"/s/{token}/standings/", **htmx())
-    return {"version": shown.context["version"], "seen": shown.context["seen"]}
+    return shows(shown)
 
 
 @pytest.mark.parametrize("role", ["viewer", "scorer"])

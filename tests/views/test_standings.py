@@ -3,8 +3,9 @@
 import pytest
 from django.urls import reverse
 
-from tests.views.helpers import htmx, open_deal, play_deals
-from tracker.services import deal_tap, share_link_create
+from tests.views.helpers import htmx, open_deal, play_deals, shows
+from tracker import answers
+from tracker.services import deal_tap, player_rename, share_link_create
 
 pytestmark = pytest.mark.django_db
 
@@ -103,14 +104,14 @@ def watching_after_a_deal(client, table, actor):
     path = f"/s/{link.token}/standings/"
     play_deals(session, players, 1, actor)
     shown = client.get(path, **htmx())
-    return path, {"version": shown.context["version"], "seen": shown.context["seen"]}
+    return path, shows(shown)
 
 
 def test_the_phones_at_a_table_share_one_read_of_a_change(
     client, table, actor, django_assert_num_queries
 ):
     """After a change every phone asks for the same fragment: the first one's answer is
-    kept by the session's version, and the others' cost the link alone."""
+    kept by the rows' counter, and the others' cost the link alone."""
     session, players = table
     path, asked = watching_after_a_deal(client, table, actor)
     play_deals(session, players, 1, actor)
@@ -157,3 +158,46 @@ def test_a_tap_that_files_nothing_answers_204_from_the_running_totals_alone(
         response = client.get(path, asked, **htmx())
 
     assert response.status_code == 204
+
+
+def test_a_fragment_kept_before_a_tap_that_files_nothing_is_served_at_the_new_version(
+    client, table, actor, django_assert_num_queries
+):
+    """Two taps in three move the version and no row: a phone that asks after one (its
+    page a version behind) gets the fragment kept before it, saying the new version, for
+    the cost of the link alone; it is the fragment read afresh."""
+    session, players = table
+    path, asked = watching_after_a_deal(client, table, actor)
+    stale = {"version": "stale"}  # a phone that shows no rows yet, as a page just opened
+    before = client.get(path, stale, **htmx())
+    assert f'data-version="{asked["version"]}"' in before.text
+    deal_tap(deal_id=open_deal(session).pk, player_id=players["Alice"].pk, actor=actor)
+    session.refresh_from_db()
+
+    with django_assert_num_queries(1):  # the link's glance: nothing read or rendered
+        after = client.get(path, stale, **htmx())
+
+    assert after.status_code == 200
+    assert f'data-version="{session.version}"' in after.text
+    assert f'"version": "{session.version}"' in after.text
+    assert "<!--version-->" not in after.text
+    versions = (asked["version"], str(session.version))
+    said = [(f'data-version="{v}"', f'"version": "{v}"') for v in versions]
+    assert after.text == before.text.replace(said[0][0], said[1][0]).replace(said[0][1], said[1][1])
+    answers.forget_all()
+    assert client.get(path, stale, **htmx()).content == after.content
+
+
+def test_a_name_that_looks_like_the_version_mark_is_shown_as_written(
+    client, table, actor, django_assert_num_queries
+):
+    session, players = table
+    player_rename(player=players["Ben"], name="Ben <!--version-->")
+    path, asked = watching_after_a_deal(client, table, actor)
+
+    shown = client.get(path, {"version": "stale"}, **htmx())
+    again = client.get(path, {"version": "stale"}, **htmx())  # kept
+
+    for response in (shown, again):
+        assert "Ben &lt;!--version--&gt;" in response.text
+        assert "<!--version-->" not in response.text

@@ -1,5 +1,10 @@
 """The standings page (SPEC 6), live: an open page fetches its table again when the
-session's version moves on (`tracker.views.live`)."""
+session's version moves on (`tracker.views.live`).
+
+A fragment is kept by the rows' counter (`answers.ROWS`), not by the version: two taps in
+three move only the version, and the rows, the sparklines and the words of a fragment with
+them. The one thing in it that moves with every version, the version the page then says it
+shows, is written into the kept fragment as it is served (`_VERSION_MARK`)."""
 
 from __future__ import annotations
 
@@ -9,6 +14,7 @@ from dataclasses import dataclass
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.safestring import mark_safe
 
 from tracker import answers, selectors
 from tracker.glance import Glance
@@ -18,6 +24,9 @@ from tracker.views.screens.words import FORMAT_NAMES, RULE_NAMES
 
 SPARK_WIDTH, SPARK_HEIGHT = 64, 18
 SPARK_DEALS = 40  # the sparkline shows the last 40 deals: a long night reads no more
+# Where a kept fragment says its version. Every name and word in it is escaped, so no text
+# of a player's can put these bytes in the fragment.
+_VERSION_MARK = "<!--version-->"
 
 
 def _sparkline(values: Sequence[int], top: int) -> str:
@@ -45,14 +54,20 @@ def _signature(row: selectors.StandingRow) -> str:
     return f"{zlib.crc32(text.encode()):08x}"
 
 
-def _kept_as(request: HttpRequest) -> tuple[str, str]:
-    """What a fragment is kept under, with the session's version (`tracker.answers`)."""
-    return ("standings", request.get_full_path())
+def _kept_as(request: HttpRequest) -> tuple[str, str, str]:
+    """What a fragment is kept under, with the rows' counter (`tracker.answers`): the way
+    in (the link or the session's address) and the rows the page says it shows."""
+    return ("standings", request.path, request.GET.get("seen", ""))
 
 
-def _fragment_answer(kept: tuple[str, bytes | None]) -> HttpResponse:
+def _at(content: bytes, version: int) -> bytes:
+    """A kept fragment as served at `version`."""
+    return content.replace(_VERSION_MARK.encode(), str(version).encode())
+
+
+def _fragment_answer(kept: tuple[str, bytes | None], version: int) -> HttpResponse:
     _seen, content = kept
-    return HttpResponse(status=204) if content is None else HttpResponse(content)
+    return HttpResponse(status=204) if content is None else HttpResponse(_at(content, version))
 
 
 def _shows(request: HttpRequest, version: int) -> bool:
@@ -66,9 +81,15 @@ def _asked_again(request: HttpRequest, found: Glance) -> HttpResponse | None:
     version; None when there is none yet (the view reads and renders it)."""
     if _shows(request, found.version):
         return HttpResponse(status=204)
-    name = answers.key_at(found.session_id, found.version, found.started_at, *_kept_as(request))
+    name = answers.key_at(
+        found.session_id,
+        found.standings_version,
+        found.started_at,
+        *_kept_as(request),
+        counter=answers.ROWS,
+    )
     kept = answers.peek(name)
-    return None if kept is None else _fragment_answer(kept)
+    return None if kept is None else _fragment_answer(kept, found.version)
 
 
 @session_page(asked_again=_asked_again)
@@ -88,9 +109,13 @@ def standings(request: HttpRequest, page: SessionPage) -> HttpResponse:
     if _shows(request, session.version):
         return HttpResponse(status=204)
     shown = request.GET.get("seen", "")
-    return _fragment_answer(
-        answers.kept(session, _kept_as(request), lambda: _fragment(request, page, shown))
+    kept = answers.kept(
+        session,
+        _kept_as(request),
+        lambda: _fragment(request, page, shown),
+        counter=answers.ROWS,
     )
+    return _fragment_answer(kept, session.version)
 
 
 def pushed(request: HttpRequest, page: SessionPage, shown: str) -> tuple[str, bytes | None]:
@@ -98,25 +123,28 @@ def pushed(request: HttpRequest, page: SessionPage, shown: str) -> tuple[str, by
     the rows there are now (their `seen`) and the fragment, or None when they are the rows
     shown (`tracker.views.live`). Kept like a fetched fragment, so the streams a worker
     holds for one table render a change once between them."""
-    return answers.kept(
+    seen, content = answers.kept(
         page.session,
         ("standings pushed", request.path, shown),
         lambda: _fragment(request, page, shown),
+        counter=answers.ROWS,
     )
+    return seen, None if content is None else _at(content, page.session.version)
 
 
 def _fragment(request: HttpRequest, page: SessionPage, shown: str) -> tuple[str, bytes | None]:
-    context = _table(request, page, shown=shown)
+    context = _table(request, page, shown=shown, version=mark_safe(_VERSION_MARK))
     if context is None:
         return shown, None
     return str(context["seen"]), render(request, "standings/_table.html", context).content
 
 
 def _table(
-    request: HttpRequest, page: SessionPage, shown: str | None = None
+    request: HttpRequest, page: SessionPage, shown: str | None = None, version: object = None
 ) -> dict[str, object] | None:
     """The table's context; for a page that says which rows it shows (`shown`, its
-    `seen`), None when they are the rows there are."""
+    `seen`), None when they are the rows there are. The version it says it shows is the
+    session's, or `version` (a kept fragment's `_VERSION_MARK`)."""
     session = page.session
     rows = selectors.session_standings(session)
     signatures = {row.player: _signature(row) for row in rows}
@@ -153,7 +181,7 @@ def _table(
     return page.context(
         lines=lines,
         seen=current,
-        version=session.version,
+        version=session.version if version is None else version,
         deal_count=deal_count,
         rule_name=RULE_NAMES.get(session.stake_rule, session.stake_rule),
         format_name=FORMAT_NAMES.get(session.format, session.format),
