@@ -16,7 +16,10 @@ shapes in bulk, bench/history.py). Then, round after round, one client sends, in
   (two in three) their first read is the kept answer, so each is also shown apart, after
   a filing (computed) and after a tap that filed nothing;
 - a tap through the API (with an Idempotency-Key and the write rate counted), the way a
-  phone sends it.
+  phone sends it;
+- the tap's round trips alone (`TapFloor`): as many statements, of the same kinds (two
+  commits: the write rate's counter and the write), on a plain psycopg connection with no
+  Django and no HTTP. It is what the database costs a tap on this box, whatever the code.
 
 It prints each request's p50 and p99 and the ratio of its p50 to the floor's, per session
 size, and the SQL queries each request runs (in this process, Django's test client).
@@ -60,6 +63,44 @@ class Phone:
         return response.status, response, data, time.perf_counter() - started
 
 
+class TapFloor:
+    """The round trips a tap that files nothing sends (tests/api/test_query_counts.py:
+    the token, the write rate counted and committed, BEGIN, the session locked, the deal
+    and its records read, the tap written, the places written, the key stored, COMMIT), on
+    a plain psycopg connection to the same database, against a scratch table."""
+
+    def __init__(self) -> None:
+        import psycopg
+
+        from bench.common import DB_URL
+
+        self.connection = psycopg.connect(DB_URL, autocommit=True)
+        self.connection.execute(
+            "CREATE TABLE IF NOT EXISTS bench_floor (id serial PRIMARY KEY, n int NOT NULL)"
+        )
+        self.connection.execute(
+            "INSERT INTO bench_floor (id, n) VALUES (-1, 0) ON CONFLICT DO NOTHING"
+        )
+
+    def tap(self) -> float:
+        run = self.connection.execute
+        started = time.perf_counter()
+        run("SELECT n FROM bench_floor WHERE id = %s", [-1]).fetchone()  # the token
+        run(  # the write rate, counted (committed on its own)
+            "INSERT INTO bench_floor (id, n) VALUES (%s, 1) "
+            "ON CONFLICT (id) DO UPDATE SET n = bench_floor.n + 1 RETURNING n",
+            [-2],
+        ).fetchone()
+        with self.connection.transaction():  # BEGIN ... COMMIT
+            run("UPDATE bench_floor SET n = n + 1 WHERE id = %s RETURNING n", [-1]).fetchone()
+            run("SELECT n FROM bench_floor WHERE id = %s", [-1]).fetchall()  # the deal
+            run("SELECT n FROM bench_floor WHERE id = %s", [-2]).fetchall()  # its records
+            run("INSERT INTO bench_floor (n) VALUES (%s)", [3])  # the tap
+            run("UPDATE bench_floor SET n = n + 1 WHERE id = %s", [-2])  # the places
+            run("INSERT INTO bench_floor (n) VALUES (%s)", [4])  # the key
+        return time.perf_counter() - started
+
+
 def build(sizes: list[int]) -> tuple[str, dict[int, dict[str, object]]]:
     """An account with an API token, and for each size a session of that many filed deals
     (and its open one), with a viewer link."""
@@ -97,7 +138,9 @@ def analyze() -> None:
         cursor.execute("ANALYZE")
 
 
-def rounds(phone: Phone, token: str, session: dict, count: int) -> dict[str, list[float]]:
+def rounds(
+    phone: Phone, floor: TapFloor, token: str, session: dict, count: int
+) -> dict[str, list[float]]:
     api = {"Authorization": f"Token {token}", "Accept-Language": "en"}
     htmx = {"HX-Request": "true", "Accept-Language": "en"}
     timings: dict[str, list[float]] = defaultdict(list)
@@ -162,6 +205,7 @@ def rounds(phone: Phone, token: str, session: dict, count: int) -> dict[str, lis
             {"player": players[out]},
             want=201,
         )
+        timings["the tap's round trips alone (plain psycopg)"].append(floor.tap())
         out += 1
         after = "after a tap that filed nothing"
         if out == 3:
@@ -227,10 +271,10 @@ def main() -> None:
     token, sessions = build(sizes)
     analyze()
     with serving(PORT):
-        phone = Phone()
+        phone, floor = Phone(), TapFloor()
         for size in sizes:
-            rounds(phone, token, sessions[size], 20)  # warm every worker up
-            print_latencies(size, rounds(phone, token, sessions[size], options.rounds))
+            rounds(phone, floor, token, sessions[size], 20)  # warm every worker up
+            print_latencies(size, rounds(phone, floor, token, sessions[size], options.rounds))
     query_counts(sessions)
 
 

@@ -14,13 +14,14 @@ rendering them (issue 15; docs/performance.md).
 
 An answer that shows only the standings' rows, a closed deal or the settle-up (and the
 standings page's fragment, which writes the version it says in as it is served:
-`tracker.views.standings`) may be kept by the session's `standings_version` instead (`counter`, `ROWS`), which moves, in the
-same transaction, with everything the rows are made of (running totals, seats, names),
-with the session's end, with every change to a closed deal (its filing undone, a
-correction) and with every payment (`tracker.services.locks.standings_moved`), and with
-nothing else: two taps in three file nothing and move only the version, and the answers
-kept before them are still the answers. The live standings page already reads its rows
-again only when that counter moves (`tracker.views.live`).
+`tracker.views.standings`) may be kept by the session's `standings_version` instead
+(`counter`, `ROWS`), which moves, in the same transaction, with everything the rows are
+made of (running totals, seats, names), with the session's end, with every change to a
+closed deal (its filing undone, a correction) and with every payment
+(`tracker.services.locks.standings_moved`), and with nothing else: two taps in three file
+nothing and move only the version, and the answers kept before them are still the
+answers. The live standings page already reads its rows again only when that counter
+moves (`tracker.views.live`).
 `tests/api/test_kept_standings_walk.py` holds each such answer to one computed afresh
 after every step of random evenings.
 

@@ -202,3 +202,17 @@ def test_settlement_query_count_is_constant(long_session, api, django_assert_num
     dev, alice, ben = (table.p[name] for name in ("Dev", "Alice", "Ben"))
     # Cara's 2 cut by Ben cancels what Dev pays her, deal after deal.
     assert transfers == [(dev, alice, f"{filed}.00"), (dev, ben, f"{2 * filed}.00")]
+
+
+@pytest.mark.parametrize("path", ["end/", "correction/"])
+def test_end_match_and_a_correction_move_both_counters_in_the_lock(long_session, api, path):
+    """End match and a correction move what a live page follows (the version) and what
+    kept answers follow (the rows' counter) in the statement that locks the session."""
+    table, first = long_session(10)
+    deal = table.deal if path == "end/" else first
+    body = {} if path == "end/" else {"taps": [table.p[n] for n in ("Cara", "Alice", "Ben")]}
+    with CaptureQueriesContext(connection) as captured:
+        assert api.post(f"/api/deals/{deal}/{path}", body).status_code == 200
+    moves = [sql for sql in statements(captured) if '"standings_version" =' in sql]
+    assert len(moves) == 1 + (path == "correction/"), moves  # a correction's totals, after
+    assert '"version" =' in moves[0]

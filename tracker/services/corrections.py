@@ -18,7 +18,7 @@ from tracker.access import Actor
 from tracker.errors import NotFound, refused_by_rules
 from tracker.models import Correction, Deal, DealEvent
 from tracker.records import DealState, deal_facts, live_records, read_deal_state, snapshot
-from tracker.services.locks import lock_session_of_deal, locked_deal, standings_moved
+from tracker.services.locks import lock_session_of_deal, locked_deal
 from tracker.services.results import next_opening, reopen, save_records, store_result
 
 NO_EVENT = gettext_noop("There is no event %(id)s on this deal.")
@@ -42,7 +42,9 @@ def deal_correct(
     The deal's points and ledger are recomputed; the old records are kept as history
     (marked undone by this correction) and a Correction stores before and after.
     """
-    lock_session_of_deal(deal_id)
+    # A closed deal's answers are kept by the rows' counter (`tracker.answers.ROWS`): its
+    # records change even when no total does (the same order tapped again, a reason).
+    lock_session_of_deal(deal_id, rows=True)
     deal = locked_deal(deal_id)
     rows = live_records(deal)
     facts = deal_facts(deal, rows)
@@ -85,9 +87,6 @@ def deal_correct(
         row.save(update_fields=["undone_at", "undone_by", "undone_via", "correction"])
     save_records(deal, corrected.records, after, actor)
     store_result(deal, corrected, after, before=(facts, before))
-    # A closed deal's answers are kept by the rows' counter (`tracker.answers.ROWS`): its
-    # records changed even when no total did (the same order tapped again, a reason).
-    standings_moved(deal.session_id)
     _refresh_next_opening(deal, corrected, after)
     return read_deal_state(deal)
 

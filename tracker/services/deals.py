@@ -32,7 +32,6 @@ from tracker.services.locks import (
     lock_session_of_deal,
     locked_deal,
     session_of_deal_changed,
-    standings_moved,
 )
 from tracker.services.results import (
     deal_before,
@@ -231,7 +230,9 @@ def _withdraw_next_deal(deal: Deal) -> None:
 def deal_end(*, deal_id: int, actor: Actor) -> DealState:
     """End match: close the open deal with what it has, and end the session (SPEC 3.3),
     naming who ended it."""
-    session = lock_session_of_deal(deal_id)
+    # The standings say "ended" now, even when the deal ended moves no row (End match on
+    # the empty deal the last filing opened): a live standings page must hear it (`rows`).
+    session = lock_session_of_deal(deal_id, rows=True)
     deal = locked_deal(deal_id)
     if not deal.is_open:
         raise Conflict(
@@ -248,9 +249,6 @@ def deal_end(*, deal_id: int, actor: Actor) -> DealState:
     session.ended_at = timezone.now()
     session.ended_by, session.ended_via = actor.user, actor.link
     session.save(update_fields=["ended_at", "ended_by", "ended_via"])
-    # The standings say "ended" now, even when the deal ended moved no row (End match on
-    # the empty deal the last filing opened): a live standings page must hear it.
-    standings_moved(session.pk)
     deal.session = session
     return read_deal_state(deal)
 

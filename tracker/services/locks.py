@@ -127,14 +127,15 @@ def locked_deal(deal_id: int) -> Deal:
     return deal
 
 
-def lock_session_of_deal(deal: int | DealInReach) -> Session:
+def lock_session_of_deal(deal: int | DealInReach, *, rows: bool = False) -> Session:
     """Lock the session of a deal first, as undo, End match and corrections do; a deal
-    given in the caller's reach is found there, in the same query."""
+    given in the caller's reach is found there, in the same query. With `rows`, the rows'
+    counter moves too (`locked_session`)."""
     reach = deal if isinstance(deal, DealInReach) else DealInReach.by_id(deal)
     session_id = reach.deals.values_list("session_id", flat=True).first()
     if session_id is None:
         raise reach.missing
-    return locked_session(session_id)
+    return locked_session(session_id, rows=rows)
 
 
 def open_deal_of(session: Session) -> Deal:
