@@ -11,10 +11,10 @@ shapes in bulk, bench/history.py). Then, round after round, one client sends, in
   version it shows (a page, 204) and the API's standings with `If-None-Match` (304);
 - the standings, deal detail and settlement the API computes, each the first read since
   the last tap (so computed), and the fragment and the settlement again, as the next
-  phone at the table asks for them (kept: tracker.answers). The API's three are kept by
-  the rows' counter (`answers.ROWS`), not the version: after a tap that filed nothing
-  (two in three) their first read is the kept answer, so each is also shown apart, after
-  a filing (computed) and after a tap that filed nothing;
+  phone at the table asks for them (kept: tracker.answers). The API's three and the
+  fragment are kept by the rows' counter (`answers.ROWS`), not the version: after a tap
+  that filed nothing (two in three) their first read is the kept answer, so the API's
+  three are also shown apart, after a filing (computed) and after a tap that filed nothing;
 - a tap through the API (with an Idempotency-Key and the write rate counted), the way a
   phone sends it;
 - the tap's round trips alone (`TapFloor`): as many statements, of the same kinds (two
