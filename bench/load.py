@@ -13,8 +13,8 @@ shapes in bulk, bench/history.py). Then, round after round, one client sends, in
   the last tap (so computed), and the fragment and the settlement again, as the next
   phone at the table asks for them (kept: tracker.answers). The API's three and the
   fragment are kept by the rows' counter (`answers.ROWS`), not the version: after a tap
-  that filed nothing (two in three) their first read is the kept answer, so the API's
-  three are also shown apart, after a filing (computed) and after a tap that filed nothing;
+  that filed nothing (two in three) their first read is the kept answer, so each of the
+  four is also shown apart, after a filing (computed) and after a tap that filed nothing;
 - a tap through the API (with an Idempotency-Key and the write rate counted), the way a
   phone sends it;
 - the tap's round trips alone (`TapFloor`): as many statements, of the same kinds (two
@@ -144,7 +144,14 @@ def rounds(
     api = {"Authorization": f"Token {token}", "Accept-Language": "en"}
     htmx = {"HX-Request": "true", "Accept-Language": "en"}
     timings: dict[str, list[float]] = defaultdict(list)
-    split = ("standings (API)", "deal detail (API)", "settlement (API)")  # shown apart
+    # Kept by the rows' counter: each also shown after a filing and after a tap that filed
+    # nothing.
+    split = (
+        "standings (API)",
+        "deal detail (API)",
+        "settlement (API)",
+        "standings fragment (page)",
+    )
     for name in ("/healthz (the floor)", *split):
         timings[f"GET {name}"] = []  # printed in this order, each with its two after it
         for after in ("after a filing", "after a tap that filed nothing"):
