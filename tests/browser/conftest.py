@@ -95,14 +95,19 @@ def offline_phone(new_phone):
 
 def worker_keeps(page, path: str) -> None:
     """Open `path` under the service worker's control, so that it keeps it: the first
-    visit installs the worker, the second goes through it."""
+    visit installs the worker, the second goes through it.
+
+    The worker takes control only once it has fetched and kept the app's shell (its
+    install), from a live server that CI runs beside a second suite on two cores: that
+    took over the default 5 s there (twice in one day), so the waits allow 20."""
     page.goto(path)
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=20_000)
     page.reload()
     page.wait_for_function(
         "(path) => caches.keys().then(names => Promise.all(names.map(name => caches.open(name)"
         ".then(cache => cache.match(path))))).then(found => found.some(Boolean))",
         arg=path,
+        timeout=20_000,
     )
 
 
