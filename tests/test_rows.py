@@ -315,6 +315,76 @@ def test_an_inserted_row_is_stored_as_create_stores_it(make_session, actor):
         assert values(by_hand) == stored
 
 
+def test_rows_inserted_together_are_stored_as_bulk_create_stores_them(make_session, actor):
+    from decimal import Decimal
+
+    from tracker.models import LedgerLine
+    from tracker.rows import MOST_ROWS_AT_ONCE, insert_all
+
+    session, p = make_session(options=OPTIONS)
+    deal = session.deals.get()
+    deal.status = Deal.Status.FILED
+    deal.save(update_fields=["status"])
+    names = ["Ben", "Cara", "Dev"]
+
+    def lines(first: int) -> list[LedgerLine]:
+        return [
+            LedgerLine(
+                deal=deal,
+                session_id=session.pk,
+                position=first + number,
+                payer_id=p[name].pk,
+                payee_id=p["Alice"].pk,
+                amount=Decimal("1.5") * (number + 1),
+                reason=LedgerLine.Reason.LOSER_PAYS,
+            )
+            for number, name in enumerate(names)
+        ]
+
+    by_orm = LedgerLine.objects.bulk_create(lines(1))
+    by_hand = insert_all(lines(11))
+    assert all(line.pk is not None and not line._state.adding for line in by_hand)
+    assert len({line.pk for line in [*by_orm, *by_hand]}) == 6  # each its own key, given back
+    stored = {line.pk: values(line) for line in LedgerLine.objects.filter(deal=deal)}
+    for orm, hand in zip(by_orm, by_hand, strict=True):
+        assert {**stored[hand.pk], "id": None, "position": 0} == {
+            **stored[orm.pk],
+            "id": None,
+            "position": 0,
+        }
+        assert values(hand) == stored[hand.pk]
+    assert stored[by_hand[2].pk]["amount"] == Decimal("4.5")  # money stays exact
+    assert insert_all([]) == []
+    # Past the most a statement is built for: the ORM's bulk_create, the same rows.
+    many = insert_all(
+        [
+            LedgerLine(
+                deal=deal,
+                session_id=session.pk,
+                position=100 + number,
+                payer_id=p["Ben"].pk,
+                payee_id=p["Alice"].pk,
+                amount=Decimal("0.5"),
+                reason=LedgerLine.Reason.LOSER_PAYS,
+            )
+            for number in range(MOST_ROWS_AT_ONCE + 1)
+        ]
+    )
+    assert LedgerLine.objects.filter(deal=deal, position__gte=100).count() == len(many)
+
+
+def test_rows_of_two_models_or_with_keys_are_not_inserted_together(make_session):
+    from tracker.rows import insert_all
+
+    session, p = make_session()
+    deal = session.deals.get()
+    seat = deal.deal_players.first()
+    with pytest.raises(TypeError, match="a key already"):
+        insert_all([seat])
+    with pytest.raises(TypeError, match="one model"):
+        insert_all([DealPlayer(deal=deal, player=p["Ben"], seat=9), Session()])
+
+
 def test_defaults_are_given_as_save_gives_them(make_session, actor):
     from tracker.models import IdempotencyKey
     from tracker.rows import insert

@@ -125,6 +125,59 @@ def _insert(vendor: str, model: type[Model]) -> tuple[str, list[Field[Any, Any]]
     return sql, fields
 
 
+# More rows than this in one `insert_all` go to the ORM's `bulk_create`: a statement is
+# built once a process for each count of rows, and SQLite takes at most 999 parameters.
+MOST_ROWS_AT_ONCE = 32
+
+
+def insert_all(instances: Sequence[M]) -> list[M]:
+    """Store new rows of one model as `bulk_create(instances)` stores them (each field's
+    `pre_save` and conversion), for a model `insert` may store: one statement, built
+    once a process for each model and count of rows. Each instance gets its key where the
+    database gives keys back from a multi-row insert (PostgreSQL, SQLite 3.35 on), as with
+    `bulk_create`. Written by hand for a filing tap's new seats and ledger lines: the
+    ORM's `bulk_create` spent longer building those statements than the database spent
+    running them (docs/performance.md, session 20)."""
+    if not instances:
+        return []
+    model = type(instances[0])
+    _saved_plainly(model)
+    for instance in instances:
+        if type(instance) is not model:
+            raise TypeError(f"insert_all stores rows of one model, not {type(instance).__name__}.")
+        if instance.pk is not None or not instance._state.adding:
+            raise TypeError(f"This {model.__name__} has a key already: save() it instead.")
+    if len(instances) > MOST_ROWS_AT_ONCE:
+        return list(model._default_manager.bulk_create(instances))
+    sql, fields, returning = _insert_all(connection.vendor, model, len(instances))
+    values = [
+        field.get_db_prep_save(field.pre_save(instance, True), connection)
+        for instance in instances
+        for field in fields
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+        keys = [pk for (pk,) in cursor.fetchall()] if returning else [None] * len(instances)
+    for instance, pk in zip(instances, keys, strict=True):
+        instance.pk = pk
+        instance._state.adding, instance._state.db = False, connection.alias
+    return list(instances)
+
+
+@functools.lru_cache(maxsize=4 * MOST_ROWS_AT_ONCE)
+def _insert_all(
+    vendor: str, model: type[Model], count: int
+) -> tuple[str, list[Field[Any, Any]], bool]:
+    one, fields = _insert(vendor, model)
+    columns, _, _returning = one.partition(" VALUES ")
+    row = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    sql = f"{columns} VALUES {', '.join([row] * count)}"
+    returning = connection.features.can_return_rows_from_bulk_insert
+    if returning:
+        sql += f" RETURNING {connection.ops.quote_name(model._meta.pk.column)}"
+    return sql, fields, returning
+
+
 def update(instance: Model, fields: tuple[str, ...]) -> None:
     """Write these fields of a stored row as `instance.save(update_fields=fields)` writes
     them, for a model `insert` may store. One statement."""

@@ -14,7 +14,7 @@ import scoring.standing
 from tracker.access import Actor
 from tracker.models import Deal, DealEvent, DealPlayer, LedgerLine, Player, Seat, Session, Tap
 from tracker.records import Row, deal_facts, event_fields, unmarked
-from tracker.rows import all_with, insert, update
+from tracker.rows import all_with, insert, insert_all, update
 from tracker.services.tallies import add_to_tallies
 
 
@@ -31,9 +31,11 @@ def open_deal(
             trading=_reminders(opening),
         )
     )
-    DealPlayer.objects.bulk_create(
-        DealPlayer(deal=deal, player=player, seat=position)
-        for position, player in enumerate(players, start=1)
+    insert_all(
+        [
+            DealPlayer(deal=deal, player=player, seat=position)
+            for position, player in enumerate(players, start=1)
+        ]
     )
     return deal
 
@@ -168,17 +170,19 @@ def store_result(
         update(deal, ("status", "winner", "loser", "closed_at", "last_seq"))
 
     if result.closed:
-        LedgerLine.objects.bulk_create(
-            LedgerLine(
-                deal=deal,
-                session_id=deal.session_id,
-                position=position,
-                payer_id=line.payer,
-                payee_id=line.payee,
-                amount=line.amount,
-                reason=line.reason.value,
-            )
-            for position, line in enumerate(result.ledger, start=1)
+        insert_all(
+            [
+                LedgerLine(
+                    deal=deal,
+                    session_id=deal.session_id,
+                    position=position,
+                    payer_id=line.payer,
+                    payee_id=line.payee,
+                    amount=line.amount,
+                    reason=line.reason.value,
+                )
+                for position, line in enumerate(result.ledger, start=1)
+            ]
         )
     if was_open and result.status is scoring.DealStatus.FILED:
         return _open_next_deal(deal, facts, result)
