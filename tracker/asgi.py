@@ -22,6 +22,7 @@ django_application = get_asgi_application()
 
 from django.conf import settings  # noqa: E402  (settings are set up above)
 from django.core.handlers.asgi import ASGIRequest  # noqa: E402
+from django.urls import get_resolver  # noqa: E402
 from django.utils import translation  # noqa: E402
 
 from tracker.live import HANDED_OVER  # noqa: E402
@@ -275,5 +276,11 @@ async def _pass_on(rest: AsyncIterator[str], receive: Receive, send: Send) -> No
     if not streamed.cancelled() and (error := streamed.exception()) is not None:
         raise error  # uvicorn logs it and closes the connection, as for any application
 
+
+# The URLconf, and with it every view, DRF and the API's serializers, loaded as the
+# process starts rather than by its first request: half a second of imports on this
+# 2-core box, under the import lock, which held every request a new worker took in its
+# first second (taps of 0.5-2 s at 1,000 tables; docs/performance.md, session 20).
+get_resolver().url_patterns  # noqa: B018  (read for its imports)
 
 application = BodyLimit(StreamsHandedOver(KeptThreads(django_application)))
