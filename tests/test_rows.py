@@ -282,7 +282,7 @@ def test_an_inserted_row_is_stored_as_create_stores_it(make_session, actor):
     from django.utils import timezone
 
     from tracker.models import DealEvent, IdempotencyKey, Tap
-    from tracker.rows import insert
+    from tracker.row_writes import insert
 
     session, p = make_session(options=OPTIONS)
     deal = session.deals.get()
@@ -319,7 +319,7 @@ def test_rows_inserted_together_are_stored_as_bulk_create_stores_them(make_sessi
     from decimal import Decimal
 
     from tracker.models import LedgerLine
-    from tracker.rows import MOST_ROWS_AT_ONCE, insert_all
+    from tracker.row_writes import MOST_ROWS_AT_ONCE, insert_all
 
     session, p = make_session(options=OPTIONS)
     deal = session.deals.get()
@@ -374,7 +374,7 @@ def test_rows_inserted_together_are_stored_as_bulk_create_stores_them(make_sessi
 
 
 def test_rows_of_two_models_or_with_keys_are_not_inserted_together(make_session):
-    from tracker.rows import insert_all
+    from tracker.row_writes import insert_all
 
     session, p = make_session()
     deal = session.deals.get()
@@ -387,7 +387,7 @@ def test_rows_of_two_models_or_with_keys_are_not_inserted_together(make_session)
 
 def test_defaults_are_given_as_save_gives_them(make_session, actor):
     from tracker.models import IdempotencyKey
-    from tracker.rows import insert
+    from tracker.row_writes import insert
 
     row = insert(IdempotencyKey(scope="user:1", key="k", fingerprint="f", status_code=200))
     stored = IdempotencyKey.objects.get(pk=row.pk)
@@ -397,7 +397,7 @@ def test_defaults_are_given_as_save_gives_them(make_session, actor):
 def test_a_model_with_signal_receivers_is_not_inserted_by_hand(user):
     from django.contrib.auth.models import User
 
-    from tracker.rows import insert
+    from tracker.row_writes import insert
 
     with pytest.raises(TypeError, match="signal receivers"):
         insert(User(username="someone"))
@@ -407,7 +407,7 @@ def test_an_update_writes_the_fields_as_save_writes_them(make_session):
     from django.db import DatabaseError
     from django.utils import timezone
 
-    from tracker.rows import update
+    from tracker.row_writes import update
 
     session, p = make_session()
     deal, twin = session.deals.get(), session.deals.get()

@@ -17,7 +17,8 @@ from django.test.utils import CaptureQueriesContext
 from tests.conftest import values
 from tracker.access import Actor
 from tracker.models import Deal, IdempotencyKey, Payment
-from tracker.rows import all_with, insert, update
+from tracker.row_writes import insert, update
+from tracker.rows import all_with
 from tracker.services import payment_record, share_link_create
 
 pytestmark = pytest.mark.django_db

@@ -48,7 +48,7 @@ from rest_framework.throttling import SimpleRateThrottle
 from tracker.access import Actor
 from tracker.errors import Invalid, KeyReused, TooManyWrites
 from tracker.models import IdempotencyKey, WriteCount
-from tracker.rows import insert
+from tracker.row_writes import insert
 
 KEEP_FOR = timedelta(hours=24)
 LONGEST_KEY = 255
@@ -194,7 +194,7 @@ def write_once(
                 if stored is not None:
                     raise _Applied(stored)
             else:
-                insert(  # built once a process (`tracker.rows`): every keyed write stores one
+                insert(  # built once a process (`tracker.row_writes`): every keyed write stores one
                     IdempotencyKey(
                         scope=actor.scope,
                         key=key,

@@ -15,9 +15,8 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar, cast
 
-from django.db import DatabaseError, connection
-from django.db.models import NOT_PROVIDED, Field, ForeignKey, Model
-from django.db.models.signals import post_save, pre_save
+from django.db import connection
+from django.db.models import Field, ForeignKey, Model
 
 from tracker.models import Circle, Deal, DealPlayer, Player, Session
 
@@ -72,141 +71,6 @@ def loaders(*models: type[Model]) -> list[Callable[[Sequence[Any]], Any]]:
         made.append(loader(model, range(start, start + width)))
         start += width
     return made
-
-
-# --- Writes ------------------------------------------------------------------------------
-
-
-def _saved_plainly(model: type[Model]) -> None:
-    """Refuse a model whose save() does more than store it: signal receivers run there."""
-    if pre_save.has_listeners(model) or post_save.has_listeners(model):
-        raise TypeError(f"{model.__name__} has signal receivers: save() it instead.")
-
-
-def insert(instance: M) -> M:
-    """Store a new row as `instance.save()` stores it (its defaults, each field's
-    `pre_save` and conversion), for a model with an automatic key, no signal receivers
-    and no `save()` of its own; the instance, not given a key, gets its key. One
-    statement."""
-    model = type(instance)
-    _saved_plainly(model)
-    if instance.pk is not None or not instance._state.adding:
-        raise TypeError(f"This {model.__name__} has a key already: save() it instead.")
-    sql, fields = _insert(connection.vendor, model)
-    values = [
-        field.get_db_prep_save(field.pre_save(instance, True), connection) for field in fields
-    ]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, values)
-        if connection.features.can_return_columns_from_insert:
-            (pk,) = cursor.fetchone()
-        else:
-            pk = connection.ops.last_insert_id(cursor, model._meta.db_table, model._meta.pk.column)
-    instance.pk = pk
-    instance._state.adding, instance._state.db = False, connection.alias
-    return instance
-
-
-@functools.cache
-def _insert(vendor: str, model: type[Model]) -> tuple[str, list[Field[Any, Any]]]:
-    quote = connection.ops.quote_name
-    pk = model._meta.pk
-    assert pk is not None and pk.get_internal_type() in ("AutoField", "BigAutoField"), model
-    assert model.save is Model.save, f"{model.__name__} saves in its own way"
-    fields = [field for field in model._meta.concrete_fields if field is not pk]
-    assert all(f.db_default is NOT_PROVIDED and not f.generated for f in fields), model
-    columns = ", ".join(quote(field.column) for field in fields)
-    sql = (
-        f"INSERT INTO {quote(model._meta.db_table)} ({columns})"
-        f" VALUES ({', '.join(['%s'] * len(fields))})"
-    )
-    if connection.features.can_return_columns_from_insert:
-        sql += f" RETURNING {quote(pk.column)}"
-    return sql, fields
-
-
-# More rows than this in one `insert_all` go to the ORM's `bulk_create`: a statement is
-# built once a process for each count of rows, and SQLite takes at most 999 parameters.
-MOST_ROWS_AT_ONCE = 32
-
-
-def insert_all(instances: Sequence[M]) -> list[M]:
-    """Store new rows of one model as `bulk_create(instances)` stores them (each field's
-    `pre_save` and conversion), for a model `insert` may store: one statement, built
-    once a process for each model and count of rows. Each instance gets its key where the
-    database gives keys back from a multi-row insert (PostgreSQL, SQLite 3.35 on), as with
-    `bulk_create`. Written by hand for a filing tap's new seats and ledger lines: the
-    ORM's `bulk_create` spent longer building those statements than the database spent
-    running them (docs/performance.md, session 20)."""
-    if not instances:
-        return []
-    model = type(instances[0])
-    _saved_plainly(model)
-    for instance in instances:
-        if type(instance) is not model:
-            raise TypeError(f"insert_all stores rows of one model, not {type(instance).__name__}.")
-        if instance.pk is not None or not instance._state.adding:
-            raise TypeError(f"This {model.__name__} has a key already: save() it instead.")
-    if len(instances) > MOST_ROWS_AT_ONCE:
-        return list(model._default_manager.bulk_create(instances))
-    sql, fields, returning = _insert_all(connection.vendor, model, len(instances))
-    values = [
-        field.get_db_prep_save(field.pre_save(instance, True), connection)
-        for instance in instances
-        for field in fields
-    ]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, values)
-        keys = [pk for (pk,) in cursor.fetchall()] if returning else [None] * len(instances)
-    for instance, pk in zip(instances, keys, strict=True):
-        instance.pk = pk
-        instance._state.adding, instance._state.db = False, connection.alias
-    return list(instances)
-
-
-@functools.lru_cache(maxsize=4 * MOST_ROWS_AT_ONCE)
-def _insert_all(
-    vendor: str, model: type[Model], count: int
-) -> tuple[str, list[Field[Any, Any]], bool]:
-    one, fields = _insert(vendor, model)
-    columns, _, _returning = one.partition(" VALUES ")
-    row = "(" + ", ".join(["%s"] * len(fields)) + ")"
-    sql = f"{columns} VALUES {', '.join([row] * count)}"
-    returning = connection.features.can_return_rows_from_bulk_insert
-    if returning:
-        sql += f" RETURNING {connection.ops.quote_name(model._meta.pk.column)}"
-    return sql, fields, returning
-
-
-def update(instance: Model, fields: tuple[str, ...]) -> None:
-    """Write these fields of a stored row as `instance.save(update_fields=fields)` writes
-    them, for a model `insert` may store. One statement."""
-    model = type(instance)
-    _saved_plainly(model)
-    if not fields:
-        return  # as save(update_fields=[]): nothing to write, no statement
-    sql, written = _update(connection.vendor, model, fields)
-    values = [
-        field.get_db_prep_save(field.pre_save(instance, False), connection) for field in written
-    ]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*values, instance.pk])
-        if cursor.rowcount != 1:  # as save(update_fields=...) says of a row not there
-            raise DatabaseError("Save with update_fields did not affect any rows.")
-
-
-@functools.cache
-def _update(
-    vendor: str, model: type[Model], fields: tuple[str, ...]
-) -> tuple[str, list[Field[Any, Any]]]:
-    quote = connection.ops.quote_name
-    assert model.save is Model.save, f"{model.__name__} saves in its own way"
-    written = [cast("Field[Any, Any]", model._meta.get_field(name)) for name in fields]
-    pk = model._meta.pk
-    assert all(field.concrete and field is not pk for field in written), (model, fields)
-    sets = ", ".join(f"{quote(field.column)} = %s" for field in written)
-    sql = f"UPDATE {quote(model._meta.db_table)} SET {sets} WHERE {quote(pk.column)} = %s"
-    return sql, written
 
 
 # --- The reads ------------------------------------------------------------------------

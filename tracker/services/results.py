@@ -14,7 +14,8 @@ import scoring.standing
 from tracker.access import Actor
 from tracker.models import Deal, DealEvent, DealPlayer, LedgerLine, Player, Seat, Session, Tap
 from tracker.records import Row, deal_facts, event_fields, unmarked
-from tracker.rows import all_with, insert, insert_all, update
+from tracker.row_writes import insert, insert_all, update
+from tracker.rows import all_with
 from tracker.services.tallies import add_to_tallies
 
 
@@ -100,7 +101,7 @@ def save_records(
     """Store new taps and events, each naming who recorded it; a tap's place is the one
     scoring gave it. The caller holds the session's lock and read the deal's records
     (`live_records`, which brings `deal.last_seq` up to the last number given). Each
-    row in one statement built once a process (`tracker.rows.insert`): the ORM's
+    row in one statement built once a process (`tracker.row_writes.insert`): the ORM's
     `create` took a tap twice as long to build as to run."""
     saved: list[Row] = []
     for record in records:
