@@ -36,6 +36,9 @@ def insert(instance: M) -> M:
     _saved_plainly(model)
     if instance.pk is not None or not instance._state.adding:
         raise TypeError(f"This {model.__name__} has a key already: save() it instead.")
+    # As save() does: a related object saved after it was assigned gives its key now, and
+    # one never saved is refused (ValueError) rather than stored as a null key.
+    instance._prepare_related_fields_for_save(operation_name="save")  # type: ignore[attr-defined]
     sql, fields = _insert(connection.vendor, model)
     values = [
         field.get_db_prep_save(field.pre_save(instance, True), connection) for field in fields
@@ -91,6 +94,7 @@ def insert_all(instances: Sequence[M]) -> list[M]:
             raise TypeError(f"insert_all stores rows of one model, not {type(instance).__name__}.")
         if instance.pk is not None or not instance._state.adding:
             raise TypeError(f"This {model.__name__} has a key already: save() it instead.")
+        instance._prepare_related_fields_for_save(operation_name="bulk_create")  # type: ignore[attr-defined]
     if len(instances) > MOST_ROWS_AT_ONCE:
         return list(model._default_manager.bulk_create(instances))
     sql, fields, returning = _insert_all(connection.vendor, model, len(instances))
