@@ -1,6 +1,6 @@
 """A served process loads its URLconf, and with it every view, as it starts, not at its
-first request (`tracker.asgi`): a new worker's first second of requests used to wait for
-half a second of imports (docs/performance.md, session 20)."""
+first request (`tracker.asgi`, `tracker.wsgi`): a new worker's first second of requests
+used to wait for half a second of imports (docs/performance.md, session 20)."""
 
 from __future__ import annotations
 
@@ -8,18 +8,21 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from tests.production.conftest import REPO_ROOT
 
 LOADED = (
-    "import sys, tracker.asgi; "
+    "import sys, tracker.{entry}; "
     "print(all(name in sys.modules for name in "
     "('tracker.urls', 'tracker.api.deals', 'tracker.views.live', 'rest_framework.views')))"
 )
 
 
-def test_the_asgi_application_has_its_views_loaded_before_its_first_request():
+@pytest.mark.parametrize("entry", ["asgi", "wsgi"])
+def test_the_application_has_its_views_loaded_before_its_first_request(entry):
     started = subprocess.run(
-        [sys.executable, "-c", LOADED],
+        [sys.executable, "-c", LOADED.format(entry=entry)],
         cwd=REPO_ROOT,
         env={**os.environ, "DJANGO_SETTINGS_MODULE": "tracker.settings"},
         capture_output=True,
