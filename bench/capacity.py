@@ -15,9 +15,9 @@ the standings' stream sends the fragment itself when a tap moved its rows, and t
 standings phones make no requests at all. With `--watch none` the scorers tap and nobody
 watches: what the taps cost alone, beside what their watchers add.
 
-For each N it reports the tap's latency (and its median and p99 in each 10 s of play: rising means
-a queue that grows), how stale the standings were (from the moment a
-tap was sent to the moment a watcher holds a fragment showing it), the requests the
+For each N it reports the tap's latency (and its median and p99 in each 10 s of play:
+rising means a queue that grows), how stale the standings were (from the moment a tap
+was sent to the moment a watcher holds a fragment showing it), the requests the
 watchers made, and the CPU used by the server, by PostgreSQL, by this load generator
 (an asyncio client, httpx on uvloop) and by the whole machine (/proc/stat), as shares of
 one core, with the machine's CPU time for each tap (its watchers' work included).

@@ -32,44 +32,7 @@ def insert(instance: M) -> M:
     `pre_save` and conversion), for a model with an automatic key, no signal receivers
     and no `save()` of its own; the instance, not given a key, gets its key. One
     statement."""
-    model = type(instance)
-    _saved_plainly(model)
-    if instance.pk is not None or not instance._state.adding:
-        raise TypeError(f"This {model.__name__} has a key already: save() it instead.")
-    # As save() does: a related object saved after it was assigned gives its key now, and
-    # one never saved is refused (ValueError) rather than stored as a null key.
-    instance._prepare_related_fields_for_save(operation_name="save")  # type: ignore[attr-defined]
-    sql, fields = _insert(connection.vendor, model)
-    values = [
-        field.get_db_prep_save(field.pre_save(instance, True), connection) for field in fields
-    ]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, values)
-        if connection.features.can_return_columns_from_insert:
-            (pk,) = cursor.fetchone()
-        else:
-            pk = connection.ops.last_insert_id(cursor, model._meta.db_table, model._meta.pk.column)
-    instance.pk = pk
-    instance._state.adding, instance._state.db = False, connection.alias
-    return instance
-
-
-@functools.cache
-def _insert(vendor: str, model: type[Model]) -> tuple[str, list[Field[Any, Any]]]:
-    quote = connection.ops.quote_name
-    pk = model._meta.pk
-    assert pk is not None and pk.get_internal_type() in ("AutoField", "BigAutoField"), model
-    assert model.save is Model.save, f"{model.__name__} saves in its own way"
-    fields = [field for field in model._meta.concrete_fields if field is not pk]
-    assert all(f.db_default is NOT_PROVIDED and not f.generated for f in fields), model
-    columns = ", ".join(quote(field.column) for field in fields)
-    sql = (
-        f"INSERT INTO {quote(model._meta.db_table)} ({columns})"
-        f" VALUES ({', '.join(['%s'] * len(fields))})"
-    )
-    if connection.features.can_return_columns_from_insert:
-        sql += f" RETURNING {quote(pk.column)}"
-    return sql, fields
+    return _stored([instance], operation="save")[0]
 
 
 # More rows than this in one `insert_all` go to the ORM's `bulk_create`: a statement is
@@ -78,15 +41,25 @@ MOST_ROWS_AT_ONCE = 32
 
 
 def insert_all(instances: Sequence[M]) -> list[M]:
-    """Store new rows of one model as `bulk_create(instances)` stores them (each field's
-    `pre_save` and conversion), for a model `insert` may store: one statement, built
-    once a process for each model and count of rows. Each instance gets its key where the
-    database gives keys back from a multi-row insert (PostgreSQL, SQLite 3.35 on), as with
-    `bulk_create`. Written by hand for a filing tap's new seats and ledger lines: the
-    ORM's `bulk_create` spent longer building those statements than the database spent
-    running them (docs/performance.md, session 20)."""
+    """Store new rows of one model as `bulk_create(instances)` stores them, for a model
+    `insert` may store: one statement, built once a process for each model and count of
+    rows. Each instance gets its key where the database gives keys back from a multi-row
+    insert (PostgreSQL, SQLite 3.35 on), as with `bulk_create`. Written by hand for a
+    filing tap's new seats and ledger lines: the ORM's `bulk_create` spent longer
+    building those statements than the database spent running them
+    (docs/performance.md, session 20)."""
     if not instances:
         return []
+    if len(instances) > MOST_ROWS_AT_ONCE:
+        model = _checked(instances, operation="bulk_create")
+        return list(model._default_manager.bulk_create(instances))
+    return _stored(instances, operation="bulk_create")
+
+
+def _checked(instances: Sequence[M], *, operation: str) -> type[M]:
+    """The model of `instances`, once each is a new row of it that may be stored here;
+    a related object saved after it was assigned gives its key now, and one never saved
+    is refused (ValueError) rather than stored as a null key, as `operation` does."""
     model = type(instances[0])
     _saved_plainly(model)
     for instance in instances:
@@ -94,10 +67,13 @@ def insert_all(instances: Sequence[M]) -> list[M]:
             raise TypeError(f"insert_all stores rows of one model, not {type(instance).__name__}.")
         if instance.pk is not None or not instance._state.adding:
             raise TypeError(f"This {model.__name__} has a key already: save() it instead.")
-        instance._prepare_related_fields_for_save(operation_name="bulk_create")  # type: ignore[attr-defined]
-    if len(instances) > MOST_ROWS_AT_ONCE:
-        return list(model._default_manager.bulk_create(instances))
-    sql, fields, returning = _insert_all(connection.vendor, model, len(instances))
+        instance._prepare_related_fields_for_save(operation_name=operation)  # type: ignore[attr-defined]
+    return model
+
+
+def _stored(instances: Sequence[M], *, operation: str) -> list[M]:
+    model = _checked(instances, operation=operation)
+    sql, fields, returning = _insert(connection.vendor, model, len(instances))
     values = [
         field.get_db_prep_save(field.pre_save(instance, True), connection)
         for instance in instances
@@ -105,7 +81,13 @@ def insert_all(instances: Sequence[M]) -> list[M]:
     ]
     with connection.cursor() as cursor:
         cursor.execute(sql, values)
-        keys = [pk for (pk,) in cursor.fetchall()] if returning else [None] * len(instances)
+        if returning:
+            keys = [pk for (pk,) in cursor.fetchall()]
+        elif len(instances) == 1:
+            table, column = model._meta.db_table, model._meta.pk.column
+            keys = [connection.ops.last_insert_id(cursor, table, column)]
+        else:
+            keys = [None] * len(instances)
     for instance, pk in zip(instances, keys, strict=True):
         instance.pk = pk
         instance._state.adding, instance._state.db = False, connection.alias
@@ -113,16 +95,26 @@ def insert_all(instances: Sequence[M]) -> list[M]:
 
 
 @functools.lru_cache(maxsize=4 * MOST_ROWS_AT_ONCE)
-def _insert_all(
-    vendor: str, model: type[Model], count: int
-) -> tuple[str, list[Field[Any, Any]], bool]:
-    one, fields = _insert(vendor, model)
-    columns, _, _returning = one.partition(" VALUES ")
+def _insert(vendor: str, model: type[Model], count: int) -> tuple[str, list[Field[Any, Any]], bool]:
+    """The INSERT of `count` rows of `model`, the fields whose values it takes (a row's
+    after another's), and whether it gives the keys back."""
+    quote = connection.ops.quote_name
+    pk = model._meta.pk
+    assert pk is not None and pk.get_internal_type() in ("AutoField", "BigAutoField"), model
+    assert model.save is Model.save, f"{model.__name__} saves in its own way"
+    fields = [field for field in model._meta.concrete_fields if field is not pk]
+    assert all(f.db_default is NOT_PROVIDED and not f.generated for f in fields), model
+    columns = ", ".join(quote(field.column) for field in fields)
     row = "(" + ", ".join(["%s"] * len(fields)) + ")"
-    sql = f"{columns} VALUES {', '.join([row] * count)}"
-    returning = connection.features.can_return_rows_from_bulk_insert
+    sql = f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES {', '.join([row] * count)}"
+    features = connection.features
+    returning = (
+        features.can_return_columns_from_insert
+        if count == 1
+        else features.can_return_rows_from_bulk_insert
+    )
     if returning:
-        sql += f" RETURNING {connection.ops.quote_name(model._meta.pk.column)}"
+        sql += f" RETURNING {quote(pk.column)}"
     return sql, fields, returning
 
 
