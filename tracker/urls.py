@@ -1,8 +1,9 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from tracker.api.exceptions import api_nowhere
 from tracker.health import healthz
 from tracker.views import offline
 
@@ -36,6 +37,8 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
     path("api/v1/", include("tracker.api.urls", namespace="v1")),
     path("api/", include("tracker.api.urls", namespace="api")),
+    # Whatever no route above takes under /api/: JSON, with DEBUG on too.
+    re_path(r"^api/(?P<rest>.*)$", api_nowhere),
 ]
 
 handler404 = "tracker.api.exceptions.not_found"

@@ -24,9 +24,11 @@ from django.core.exceptions import (
     TooManyFilesSent,
 )
 from django.db import IntegrityError, OperationalError, connection
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
+from django.urls import Resolver404, resolve
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.views.decorators.csrf import csrf_exempt
 from django.views.defaults import page_not_found, permission_denied
 from rest_framework import status
 from rest_framework.exceptions import APIException, ParseError, ValidationError
@@ -158,14 +160,50 @@ def _no_connection_left(answer: HttpResponse) -> HttpResponse:
 def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     """404 for a URL that matches nothing: a JSON sentence under /api/, the page elsewhere."""
     if request.path.startswith("/api/"):
+        return _nothing_here()
+    return _no_connection_left(page_not_found(request, exception))
+
+
+def _nothing_here() -> JsonResponse:
+    return JsonResponse(
+        {
+            "detail": _("There is nothing at this address; check the id in the URL."),
+            "code": "not_found",
+        },
+        status=404,
+    )
+
+
+@csrf_exempt  # it changes nothing, and a write sent here must get JSON, not the 403 page
+def api_nowhere(request: HttpRequest, rest: str = "") -> HttpResponse:
+    """The API's last route: every /api/ address no other route takes.
+
+    Django answers a URL that matches nothing with `handler404` (`not_found`) only when
+    DEBUG is off; `make run` has it on, and there an API client got Django's HTML page
+    for a 404, and a 500 for a POST without its last slash (CommonMiddleware refuses to
+    redirect a body with APPEND_SLASH). Here every address gets JSON. A GET without its
+    last slash is still redirected (as APPEND_SLASH did); a write is told to add it,
+    since a redirect would lose its body."""
+    if not request.path.endswith("/") and _taken(f"{request.path_info}/"):
+        if request.method in ("GET", "HEAD"):
+            return HttpResponsePermanentRedirect(request.get_full_path(force_append_slash=True))
         return JsonResponse(
             {
-                "detail": _("There is nothing at this address; check the id in the URL."),
-                "code": "not_found",
+                "detail": _("This address ends with a slash: %(path)s")
+                % {"path": f"{request.path}/"},
+                "code": "slash_missing",
             },
             status=404,
         )
-    return _no_connection_left(page_not_found(request, exception))
+    return _nothing_here()
+
+
+def _taken(path: str) -> bool:
+    """Whether a route other than this last one takes `path`."""
+    try:
+        return resolve(path).func is not api_nowhere
+    except Resolver404:
+        return False
 
 
 def forbidden(request: HttpRequest, exception: Exception) -> HttpResponse:
