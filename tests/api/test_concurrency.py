@@ -6,12 +6,17 @@ releases them together.
 
 from __future__ import annotations
 
+import threading
 from collections import Counter
 
 import pytest
+from django.db import connection, transaction
 
 from tests.api.conftest import at_once, post
+from tracker.access import Actor, access_player
+from tracker.errors import NotFound
 from tracker.models import Deal, IdempotencyKey, LedgerLine, Tap
+from tracker.services import member_remove, player_claim, player_create
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -98,3 +103,39 @@ def test_end_match_racing_a_tap_answers_both_cleanly(start, token):
         statuses = sorted(status for status, _ in results)
         assert statuses in ([200, 201], [201, 409], [200, 409]), results
         assert Deal.objects.filter(session_id=table.id, status="open").count() <= 1
+
+
+def test_a_claim_that_read_the_membership_before_a_removal_links_nobody(
+    circle, actor, django_user_model
+):
+    """The member says "this is me" while the owner removes them: the claim has read the
+    membership (as the API's door does) when the removal commits. It must not link the
+    player to someone no longer in the circle after the removal's clean-up ran."""
+    friend = django_user_model.objects.create_user(username="friend", password="x")
+    circle.members.add(friend)
+    player = player_create(circle=circle, name="Fred")
+    read, removed = threading.Event(), threading.Event()
+    outcome: dict[str, str] = {}
+
+    def claim() -> None:
+        try:
+            with transaction.atomic():
+                access_player(Actor(user=friend), player.pk)  # the door's check
+                read.set()
+                assert removed.wait(10)
+                player_claim(player=player, actor=Actor(user=friend))
+            outcome["claim"] = "linked"
+        except NotFound:
+            outcome["claim"] = "refused"
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=claim)
+    thread.start()
+    assert read.wait(10)
+    member_remove(circle=circle, user_id=friend.pk, actor=actor)
+    removed.set()
+    thread.join(20)
+
+    player.refresh_from_db()
+    assert (outcome, player.user_id) == ({"claim": "refused"}, None)

@@ -18,7 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from tracker.access import Actor, check_invite, invite_by_token
+from tracker.access import Actor, access_player, check_invite, invite_by_token
 from tracker.errors import Conflict, Forbidden, Invalid, NotFound
 from tracker.models import Circle, Invite, Player, Session
 from tracker.services.locks import sessions_moved_on
@@ -144,6 +144,12 @@ def player_claim(*, player: Player, actor: Actor) -> Player:
     """ "This is me": the player is the caller's in this circle (a player they claimed
     before in the circle is let go). A player another member claimed is refused."""
     assert actor.user is not None
+    # The circle first, as a member's removal locks it, and the caller's membership read
+    # again under that lock: a claim that had read it before a removal committed would
+    # otherwise link the player to someone the removal had just taken out, after its
+    # "this is me" clean-up ran.
+    _locked_circle(player.circle_id)
+    access_player(actor, player.pk)
     player = Player.objects.select_for_update().get(pk=player.pk)
     if player.user_id not in (None, actor.user.pk):
         raise Conflict(CLAIMED, code="player_claimed", name=player.name)
