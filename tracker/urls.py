@@ -37,8 +37,9 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
     path("api/v1/", include("tracker.api.urls", namespace="v1")),
     path("api/", include("tracker.api.urls", namespace="api")),
-    # Whatever no route above takes under /api/: JSON, with DEBUG on too.
-    re_path(r"^api/(?P<rest>.*)$", api_nowhere),
+    # Whatever no route above takes under /api/ (and /api itself): JSON, with DEBUG on
+    # too. `[\s\S]`, not `.`: an address ending in a newline (%0A) is one of them.
+    re_path(r"^api(?:/(?P<rest>[\s\S]*))?\Z", api_nowhere),
 ]
 
 handler404 = "tracker.api.exceptions.not_found"

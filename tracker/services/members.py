@@ -165,7 +165,11 @@ def player_claim(*, player: Player, actor: Actor) -> Player:
 def player_unclaim(*, player: Player, actor: Actor) -> Player:
     """ "Not me": the member who claimed the player, or the circle's owner, lets it go."""
     assert actor.user is not None
-    player = Player.objects.select_for_update().select_related("circle").get(pk=player.pk)
+    # The circle, then the player, as a claim and a removal lock them: in the other order
+    # a claim of the same player at the same moment deadlocked with it.
+    circle = _locked_circle(player.circle_id)
+    player = Player.objects.select_for_update(of=("self",)).get(pk=player.pk)
+    player.circle = circle
     if player.user_id is None:
         return player
     if actor.user.pk not in (player.user_id, player.circle.owner_id):
