@@ -1,5 +1,7 @@
 """Standings: SPEC 6 columns, live by polling, who may see them."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -201,3 +203,26 @@ def test_a_name_that_looks_like_the_version_mark_is_shown_as_written(
     for response in (shown, again):
         assert "Ben &lt;!--version--&gt;" in response.text
         assert "<!--version-->" not in response.text
+
+
+def test_each_number_names_its_column_and_its_player(member, table, actor):
+    """A player's numbers are on the line under the name, and browsers take a cell's row
+    header from its own row only: each number says its headers, the column's and the
+    player's name, so a screen reader reads "Pts, Alice: 3"."""
+    session, players = table
+    play_deals(session, players, 1, actor)
+
+    text = member.get(url(session)).text
+    main = text[text.index("standings__main") : text.index("standings__more")]
+
+    ids = set(re.findall(r'\bid="([^"]+)"', main))
+    for player in players.values():
+        name = f"standing-name-{player.pk}"
+        assert re.search(rf'<th scope="rowgroup"[^>]*id="{name}">{player.name}</th>', main)
+        cells = re.findall(rf'headers="([^"]+ {name})"', main)
+        assert [cell.split()[0] for cell in cells] == [
+            "standings-points",
+            "standings-wins",
+            "standings-net",
+        ]
+        assert all(set(cell.split()) <= ids for cell in cells)
