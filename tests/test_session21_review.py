@@ -10,24 +10,14 @@ from django.db import connection
 from django.urls import reverse
 
 from tests.api.conftest import api, start, token  # noqa: F401 (fixtures)
+from tests.api.test_addresses import NOTHING, debug  # noqa: F401 (a fixture)
 from tests.views.conftest import member, table  # noqa: F401 (fixtures)
 from tests.views.helpers import play_deals
+from tests.views.test_live_access import _waiting_on_a_lock
 from tracker.access import Actor
 from tracker.models import Player
 from tracker.services import members as member_services
 from tracker.services import player_claim, player_create, player_unclaim
-
-NOTHING = {
-    "code": "not_found",
-    "detail": "There is nothing at this address; check the id in the URL.",
-}
-
-
-@pytest.fixture(params=[False, True], ids=["debug off", "debug on"])
-def debug(request, settings):
-    settings.DEBUG = request.param
-    return request.param
-
 
 # --- 899ad6e: the API's last route -------------------------------------------------------
 
@@ -164,15 +154,6 @@ def test_each_players_numbers_are_grouped_under_their_name(member, table, actor)
 # --- 6fd33d7: a claim locks the circle first ----------------------------------------------
 
 
-def _backends_waiting_on_a_lock() -> int:
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT count(*) FROM pg_stat_activity"
-            " WHERE wait_event_type = 'Lock' AND datname = current_database()"
-        )
-        return cursor.fetchone()[0]
-
-
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_a_claim_racing_an_unclaim_of_the_same_player_does_not_deadlock(
@@ -226,7 +207,7 @@ def test_a_claim_racing_an_unclaim_of_the_same_player_does_not_deadlock(
     assert circle_locked.wait(10)
     unclaim.start()
     deadline = time.monotonic() + 10
-    while not _backends_waiting_on_a_lock() and time.monotonic() < deadline:
+    while not _waiting_on_a_lock() and time.monotonic() < deadline:
         time.sleep(0.02)
     unclaim_waits.set()
     claim.join(30)

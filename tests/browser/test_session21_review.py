@@ -4,6 +4,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import fits_width, sign_in
+from tests.browser.test_one_door import NAMES
 from tests.browser.test_standings_fit import NAME_LINES
 from tracker.models import Deal
 from tracker.services import deal_tap
@@ -11,10 +12,7 @@ from tracker.services import deal_tap
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 EIGHT = [
-    "Nguyễn Thị Minh Khai Phương Thảo Hồng Nh",
-    "Trần Văn Bảo Long Hoàng Gia Khánh Duy Ân",
-    "Lê Thị Ngọc Diễm Kiều Trang Mỹ Linh Châu",
-    "Phạm Quốc Huy Đăng Khoa Thiên Ân Bảo Tín",
+    *NAMES,
     "Hoàng Thị Thanh Hương Ngọc Ánh Bích Thủy",
     "Vũ Đình Trọng Nghĩa Minh Triết Quang Vin",
     "Đặng Thị Xuân Mai Thu Hà Diệu Linh Khánh",
