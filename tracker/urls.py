@@ -39,7 +39,7 @@ urlpatterns = [
     path("api/", include("tracker.api.urls", namespace="api")),
     # Whatever no route above takes under /api/ (and /api itself): JSON, with DEBUG on
     # too. `[\s\S]`, not `.`: an address ending in a newline (%0A) is one of them.
-    re_path(r"^api(?:/(?P<rest>[\s\S]*))?\Z", api_nowhere),
+    re_path(r"^api(?:/[\s\S]*)?\Z", api_nowhere),
 ]
 
 handler404 = "tracker.api.exceptions.not_found"

@@ -158,44 +158,31 @@ def _no_connection_left(answer: HttpResponse) -> HttpResponse:
 
 
 def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
-    """404 for a URL that matches nothing: a JSON sentence under /api/, the page elsewhere."""
-    if request.path.startswith("/api/"):
-        return _nothing_here()
+    """404 for a page address that matches nothing (every /api/ address has a route:
+    `api_nowhere`)."""
     return _no_connection_left(page_not_found(request, exception))
 
 
-def _nothing_here() -> JsonResponse:
-    return JsonResponse(
-        {
-            "detail": _("There is nothing at this address; check the id in the URL."),
-            "code": "not_found",
-        },
-        status=404,
-    )
-
-
 @csrf_exempt  # it changes nothing, and a write sent here must get JSON, not the 403 page
-def api_nowhere(request: HttpRequest, rest: str = "") -> HttpResponse:
-    """The API's last route: every /api/ address no other route takes.
+def api_nowhere(request: HttpRequest) -> HttpResponse:
+    """The API's last route: every /api/ address no other route takes, and /api itself.
 
-    Django answers a URL that matches nothing with `handler404` (`not_found`) only when
-    DEBUG is off; `make run` has it on, and there an API client got Django's HTML page
-    for a 404, and a 500 for a POST without its last slash (CommonMiddleware refuses to
-    redirect a body with APPEND_SLASH). Here every address gets JSON. A GET without its
-    last slash is still redirected (as APPEND_SLASH did); a write is told to add it,
-    since a redirect would lose its body."""
+    Django answers a URL that matches nothing with `handler404` only when DEBUG is off;
+    `make run` has it on, and there an API client got Django's HTML page for a 404, and a
+    500 for a POST without its last slash (CommonMiddleware refuses to redirect a body
+    with APPEND_SLASH). Here every address gets JSON. A GET without its last slash is
+    still redirected (as APPEND_SLASH did); a write is told to add it, since a redirect
+    would lose its body."""
     if not request.path.endswith("/") and _taken(f"{request.path_info}/"):
         if request.method in ("GET", "HEAD"):
             return HttpResponsePermanentRedirect(request.get_full_path(force_append_slash=True))
-        return JsonResponse(
-            {
-                "detail": _("This address ends with a slash: %(path)s")
-                % {"path": f"{request.path}/"},
-                "code": "slash_missing",
-            },
-            status=404,
+        detail, code = (
+            _("This address ends with a slash: %(path)s") % {"path": f"{request.path}/"},
+            "slash_missing",
         )
-    return _nothing_here()
+    else:
+        detail, code = _("There is nothing at this address; check the id in the URL."), "not_found"
+    return JsonResponse({"detail": detail, "code": code}, status=404)
 
 
 def _taken(path: str) -> bool:
