@@ -22,7 +22,9 @@ shapes in bulk, bench/history.py). Then, round after round, one client sends, in
   Django and no HTTP. It is what the database costs a tap on this box, whatever the code.
 
 It prints each request's p50 and p99 and the ratio of its p50 to the floor's, per session
-size, and the SQL queries each request runs (in this process, Django's test client).
+size; where a tap's time goes (in this process, Django's test client: its SQL statements'
+own round trips, statement by statement, and the rest), against the served floor; and the
+SQL queries each request runs (in this process).
 Record the figures in docs/performance.md.
 """
 
@@ -41,7 +43,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import HOST, percentile, reset_database, serving, setup_django  # noqa: E402
+from bench.common import (  # noqa: E402
+    HOST,
+    percentile,
+    reset_database,
+    server_env,
+    serving,
+    setup_django,
+)
 
 PORT = 8765
 
@@ -265,6 +274,68 @@ def query_counts(sessions: dict[int, dict]) -> None:
         print(f"| {label} | " + " | ".join(str(n) for n in counts) + " |")
 
 
+def tap_split(token: str, session: dict, floor: float, count: int = 150) -> None:
+    """Where a tap's time goes, in this process (Django's test client: no HTTP, no
+    server), against the served floor's p50 (`floor`, seconds): its SQL statements' own
+    time (each sent, run and answered, timed by a Django execute wrapper) and the rest
+    (Python, and the two commits, which go around the wrapper). What the statements cost
+    alone bounds how near the floor a tap can come with them, whatever the Python."""
+    import logging
+
+    from django.db import connection
+    from django.test import Client
+
+    logging.getLogger("squarescores.requests").setLevel(logging.WARNING)
+    client = Client(HTTP_HOST=HOST)
+    headers = {"HTTP_AUTHORIZATION": f"Token {token}", "HTTP_ACCEPT_LANGUAGE": "en"}
+    deal, out, players = session["deal"], session.get("out", 0), session["players"]
+    in_sql = 0.0
+    statements: dict[str, list[float]] = defaultdict(list)
+
+    def timed_sql(execute, sql, params, many, context):  # type: ignore[no-untyped-def]
+        nonlocal in_sql
+        started = time.perf_counter()
+        try:
+            return execute(sql, params, many, context)
+        finally:
+            elapsed = time.perf_counter() - started
+            in_sql += elapsed
+            statements[" ".join(sql.split())[:48]].append(elapsed)
+
+    whole = []
+    for _ in range(count):
+        started = time.perf_counter()
+        with connection.execute_wrapper(timed_sql):
+            response = client.post(
+                f"/api/deals/{deal}/taps/",
+                json.dumps({"player": players[out]}),
+                content_type="application/json",
+                HTTP_IDEMPOTENCY_KEY=secrets.token_hex(12),
+                **headers,
+            )
+        whole.append(time.perf_counter() - started)
+        assert response.status_code == 201, response.content[:200]
+        out += 1
+        if out == 3:
+            deal, out = response.json()["next_deal"], 0
+            players.append(players.pop(0))
+    session["deal"], session["out"] = deal, out
+    mean, sql = statistics.mean(whole), in_sql / count
+    print(f"\nWhere a tap's time goes, in this process ({count} taps, two in three filing nothing)")
+    print("| part | mean ms | × served floor |")
+    print("|---|---:|---:|")
+    for name, value in (
+        ("the whole tap in this process (test client, no HTTP)", mean),
+        ("its SQL statements, each round trip", sql),
+        ("the rest: Python, the two commits, the test client", mean - sql),
+    ):
+        print(f"| {name} | {value * 1000:.2f} | {value / floor:.2f} |")
+    print("| statement (its mean a tap) | n | ms |")
+    print("|---|---:|---:|")
+    for name, values in sorted(statements.items(), key=lambda item: -sum(item[1])):
+        print(f"| `{name}` | {len(values)} | {sum(values) / count * 1000:.3f} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", default="10,300,10000", help="session sizes, in deals")
@@ -273,6 +344,12 @@ def main() -> None:
     sizes = [int(size) for size in options.sizes.split(",")]
 
     print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
+    # This process answers requests too (the query counts, where a tap's time goes): as
+    # the server does, not in DEBUG (whose cursor logs every statement), with the write
+    # rate lifted as for the server.
+    served = server_env()
+    for name in ("DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "SECURE_SSL_REDIRECT", "THROTTLE_WRITES"):
+        os.environ[name] = served[name]
     reset_database()
     setup_django()
     token, sessions = build(sizes)
@@ -281,7 +358,10 @@ def main() -> None:
         phone, floor = Phone(), TapFloor()
         for size in sizes:
             rounds(phone, floor, token, sessions[size], 20)  # warm every worker up
-            print_latencies(size, rounds(phone, floor, token, sessions[size], options.rounds))
+            timings = rounds(phone, floor, token, sessions[size], options.rounds)
+            print_latencies(size, timings)
+    served_floor = statistics.median(timings["GET /healthz (the floor)"])
+    tap_split(token, sessions[sizes[-1]], served_floor)
     query_counts(sessions)
 
 
