@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import logging
 import os
 import secrets
 import statistics
@@ -147,6 +148,17 @@ def analyze() -> None:
         cursor.execute("ANALYZE")
 
 
+def next_tap(deal: int, out: int, players: list[int], answer: bytes) -> tuple[int, int]:
+    """The deal to tap next and how many are out on it, after a tap on `deal` answered
+    `answer`: the third player out files it, and the next deal is played in another
+    finishing order (`players` turned)."""
+    out += 1
+    if out < 3:
+        return deal, out
+    players.append(players.pop(0))
+    return json.loads(answer)["next_deal"], 0
+
+
 def rounds(
     phone: Phone, floor: TapFloor, token: str, session: dict, count: int
 ) -> dict[str, list[float]]:
@@ -222,12 +234,8 @@ def rounds(
             want=201,
         )
         timings["the tap's round trips alone (plain psycopg)"].append(floor.tap())
-        out += 1
-        after = "after a tap that filed nothing"
-        if out == 3:
-            deal, out = json.loads(data)["next_deal"], 0
-            after = "after a filing"
-            players.append(players.pop(0))  # another finishing order
+        deal, out = next_tap(deal, out, players, data)
+        after = "after a filing" if out == 0 else "after a tap that filed nothing"
     session["deal"], session["out"] = deal, out  # the next call goes on where this one left
     return timings
 
@@ -247,14 +255,11 @@ def print_latencies(size: int, timings: dict[str, list[float]]) -> None:
 
 def query_counts(sessions: dict[int, dict]) -> None:
     """SQL queries per request, in this process, at each size."""
-    import logging
-
     from django.contrib.auth import get_user_model
     from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    logging.getLogger("squarescores.requests").setLevel(logging.WARNING)
     client = Client(HTTP_HOST=HOST)
     client.force_login(get_user_model().objects.get(username="bench"))
     sizes = sorted(sessions)
@@ -277,15 +282,13 @@ def query_counts(sessions: dict[int, dict]) -> None:
 def tap_split(token: str, session: dict, floor: float, count: int = 150) -> None:
     """Where a tap's time goes, in this process (Django's test client: no HTTP, no
     server), against the served floor's p50 (`floor`, seconds): its SQL statements' own
-    time (each sent, run and answered, timed by a Django execute wrapper) and the rest
-    (Python, and the two commits, which go around the wrapper). What the statements cost
+    time (each sent, run and answered, timed by a Django execute wrapper; the write rate's
+    counter commits within its statement) and the rest (Python, and the write's COMMIT,
+    which goes around the wrapper). What the statements cost
     alone bounds how near the floor a tap can come with them, whatever the Python."""
-    import logging
-
     from django.db import connection
     from django.test import Client
 
-    logging.getLogger("squarescores.requests").setLevel(logging.WARNING)
     client = Client(HTTP_HOST=HOST)
     headers = {"HTTP_AUTHORIZATION": f"Token {token}", "HTTP_ACCEPT_LANGUAGE": "en"}
     deal, out, players = session["deal"], session.get("out", 0), session["players"]
@@ -315,10 +318,7 @@ def tap_split(token: str, session: dict, floor: float, count: int = 150) -> None
             )
         whole.append(time.perf_counter() - started)
         assert response.status_code == 201, response.content[:200]
-        out += 1
-        if out == 3:
-            deal, out = response.json()["next_deal"], 0
-            players.append(players.pop(0))
+        deal, out = next_tap(deal, out, players, response.content)
     session["deal"], session["out"] = deal, out
     mean, sql = statistics.mean(whole), in_sql / count
     print(f"\nWhere a tap's time goes, in this process ({count} taps, two in three filing nothing)")
@@ -327,7 +327,7 @@ def tap_split(token: str, session: dict, floor: float, count: int = 150) -> None
     for name, value in (
         ("the whole tap in this process (test client, no HTTP)", mean),
         ("its SQL statements, each round trip", sql),
-        ("the rest: Python, the two commits, the test client", mean - sql),
+        ("the rest: Python, the COMMIT, the test client", mean - sql),
     ):
         print(f"| {name} | {value * 1000:.2f} | {value / floor:.2f} |")
     print("| statement (its mean a tap) | n | ms |")
@@ -360,6 +360,8 @@ def main() -> None:
             rounds(phone, floor, token, sessions[size], 20)  # warm every worker up
             timings = rounds(phone, floor, token, sessions[size], options.rounds)
             print_latencies(size, timings)
+    # This process's own requests are counted and timed here, not logged a line each.
+    logging.getLogger("squarescores.requests").setLevel(logging.WARNING)
     served_floor = statistics.median(timings["GET /healthz (the floor)"])
     tap_split(token, sessions[sizes[-1]], served_floor)
     query_counts(sessions)
