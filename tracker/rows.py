@@ -211,17 +211,6 @@ def deals_in_reach(session_id: int | None, member_id: int | None) -> tuple[str, 
     return " AND ".join(conditions), params
 
 
-def deal_numbered(session_id: int, number: int) -> int | None:
-    """The id of the session's deal `number`, if there is one."""
-    deal = connection.ops.quote_name(Deal._meta.db_table)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT id FROM {deal} WHERE session_id = %s AND number = %s", [session_id, number]
-        )
-        found = cursor.fetchone()
-    return None if found is None else found[0]
-
-
 def deal_and_players(deal_id: int) -> tuple[Deal, list[DealPlayer]]:
     """The deal with its session, dealer and leader, and its players in seat order with
     their names: one query, the rows as `select_related` reads them. An unknown deal gives

@@ -418,7 +418,7 @@ def orm_values(deal_id):
 
 
 def records_values(deal_id):
-    rows, _ = records._all_records(deal_id)
+    rows, _, _ = records._all_records(deal_id)
     return {
         (type(row).__name__, row.pk): {
             f.attname: getattr(row, f.attname) for f in type(row)._meta.concrete_fields

@@ -12,7 +12,7 @@ from tracker.records import DealState, Row, deal_facts, read_deal_state, seated_
 
 
 def deal_state(deal: Deal) -> DealState:
-    """A deal as its screens and the API show it (five queries; see `read_deal_state`)."""
+    """A deal as its screens and the API show it (three queries; see `read_deal_state`)."""
     return read_deal_state(deal)
 
 
