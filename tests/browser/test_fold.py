@@ -28,6 +28,37 @@ WHOLE_ABOVE_UNDO = """
 }
 """
 
+# Names whose words are all long wrap a word a line in a half-width button: six lines
+# where the names above take five. Found at 320×568 by a tester: the lower buttons' last
+# line went under Undo, and a thumb aiming there hit Undo instead.
+LONG_WORDS = {
+    "six-letter words": [
+        "Nguyễn Hoàng Phương Trường Giang Khuyên",
+        "Trương Nguyễn Thương Huyền Phượng Nguyên",
+        "Huỳnh Trường Khương Nguyễn Phương Quỳnh",
+        "Hoàng Nguyễn Trường Xuân Thương Khuê Anh",
+    ],
+    "one word again and again": [
+        "Nguyễn Nguyễn Nguyễn Nguyễn Nguyễn Nguy",
+        "Trường Trường Trường Trường Trường Trườ",
+        "Phương Phương Phương Phương Phương Phươ",
+        "Thương Thương Thương Thương Thương Thươ",
+    ],
+    "no spaces, wide letters": [
+        "WWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWA",
+        "MMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMB",
+        "ƯỚƯỚƯỚƯỚƯỚƯỚƯỚƯỚƯỚƯỚƯỚƯỚƯỚƯỚƯỚƯỚƯỚƯỚƯỚƯC",
+        "QQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQD",
+    ],
+}
+
+NAMES_WHOLE = """
+() => [...document.querySelectorAll('.players .player__tap')].map(button => {
+  const name = button.querySelector('.player__name');
+  return name.scrollWidth <= name.clientWidth + 1 && name.scrollHeight <= name.clientHeight + 1;
+})
+"""
+
 LINES = "(selector) => { const e = document.querySelector(selector);"
 LINES += " return Math.round(e.getBoundingClientRect().height"
 LINES += " / parseFloat(getComputedStyle(e).lineHeight)); }"
@@ -65,3 +96,29 @@ def test_the_players_stay_above_undo_after_a_deal_with_long_names(
     expect(page.locator(".last-deal__more")).to_have_attribute("open", "")
     assert page.evaluate(LINES, ".last-deal__summary") > 3  # all of it, payments included
     screenshot(page, f"41-fold-summary-{label}")
+
+
+@pytest.mark.parametrize("kind", LONG_WORDS)
+@pytest.mark.parametrize("locale", ["en-GB", "vi-VN"])
+def test_names_of_long_words_stay_above_undo_at_320(
+    new_phone, make_session, actor, circle, locale, kind, screenshot
+):
+    names = LONG_WORDS[kind]
+    session, players = make_session(players=names)
+    session.name = LONG_SESSION
+    session.save(update_fields=["name"])
+    deal = session.deals.get()
+    for name in names[:3]:
+        deal_tap(deal_id=deal.pk, player_id=players[name].pk, actor=actor)
+    page = new_phone(locale, viewport=SIZES[0])
+    sign_in(page, "host", "table-of-four")
+
+    page.goto(f"/sessions/{session.pk}/")
+
+    expect(page.locator(".tap__deal")).to_be_visible()
+    label = f"{kind.replace(' ', '-').replace(',', '')}-{locale}"
+    screenshot(page, f"42-fold-long-words-{label}")
+    assert page.evaluate("window.scrollY") == 0
+    assert page.evaluate(WHOLE_ABOVE_UNDO) == [True] * 4
+    # Every name whole: no letter cut off at a button's edge.
+    assert page.evaluate(NAMES_WHOLE) == [True] * 4

@@ -29,7 +29,11 @@ from tracker.views.screens.words import (
     undo_label,
 )
 
-LONG_NAME = 14  # characters
+LONG_NAME = 14  # characters: drawn smaller
+# Drawn smaller still: at 320 px a half-width button holds one long word a line at the
+# long size, and a name of six such words took six lines and pushed the lower row of
+# players under the Undo bar (tests/browser/test_fold.py).
+LONGER_NAME = 24
 
 
 @dataclass
@@ -53,6 +57,11 @@ class PlayerCard:
     def long_name(self) -> bool:
         """Drawn smaller, so that its words fit the button whole."""
         return len(self.name) > LONG_NAME
+
+    @property
+    def longer_name(self) -> bool:
+        """Drawn smaller still, two words a line."""
+        return len(self.name) > LONGER_NAME
 
     @property
     def out(self) -> bool:
