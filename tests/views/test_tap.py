@@ -363,10 +363,10 @@ def test_tap_and_standings_pages_cost_the_same_queries_at_10_and_200_deals(
     play_deals(session, players, deals, Actor(user=session.created_by))
 
     # Tap screen: auth session, user, session (membership), open deal, its players by
-    # seat with names, its taps and events (one query), not-played marks and next-deal id
-    # (deal_view), then the last deal and its players, ledger, taps and events (summary
-    # and Undo) — 12.
-    with django_assert_num_queries(12):
+    # seat with names, its taps and events with the next deal's id (one query),
+    # not-played marks (deal_view), then the last deal and its players, ledger, taps and
+    # events (summary and Undo) — 11.
+    with django_assert_num_queries(11):
         assert member.get(url(session), **htmx()).status_code == 200
     # Standings: auth session, user, session, then the running totals with names
     # (session_standings) and points by deal — 5.
