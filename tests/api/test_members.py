@@ -198,7 +198,13 @@ def test_a_member_leaves(circle, joined):
 def test_a_member_cannot_remove_another(circle, joined, user):
     refused = api_of(joined).delete(f"/api/circles/{circle.pk}/members/{user.pk}/")
 
-    assert refused.status_code == 409  # the owner, at that: the owner stays
+    # The owner, at that: refused as any other, not told the owner cannot leave (which
+    # the owner alone is trying when they are the one removed).
+    assert refused.status_code == 403
+    assert refused.json() == {
+        "code": "owner_only",
+        "detail": "Only the circle's owner can do this.",
+    }
     assert circle.members.filter(pk=user.pk).exists()
 
 

@@ -112,10 +112,12 @@ def member_remove(*, circle: Circle, user_id: int, actor: Actor) -> None:
     circle = _locked_circle(circle.pk)
     member = _member(circle, user_id)
     assert actor.user is not None
-    if member.pk == circle.owner_id:
-        raise Conflict(OWNER_STAYS, code="owner_stays")
+    # Who may first: a member removing the owner is refused as any removal of another
+    # is, not told that the owner cannot leave (which only the owner is trying).
     if actor.user.pk not in (member.pk, circle.owner_id):
         raise Forbidden(OWNER_ONLY, code="owner_only")
+    if member.pk == circle.owner_id:
+        raise Conflict(OWNER_STAYS, code="owner_stays")
     # Their pages open on the circle's sessions hear no more, at once. The sessions
     # first, as every write locks them (an account deleted locks them, then its
     # memberships: found by a review).
