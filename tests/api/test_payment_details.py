@@ -65,6 +65,13 @@ def test_a_player_without_details_reads_blank(start, api):
         ({"account_number": "0011001932418"}, "invalid_account"),
         ({"link": "http://paypal.me/alice"}, "invalid_link"),
         ({"link": "javascript:alert(1)"}, "invalid_link"),
+        # Too long by a little or by a lot: one code, one sentence, one limit (a tester
+        # found DRF's own bound answering past 400 characters, with its own limit).
+        ({"link": "https://paypal.me/" + "a" * 250}, "invalid_link"),
+        ({"link": "https://paypal.me/" + "a" * 2000}, "invalid_link"),
+        ({"bank_bin": "9704361", "account_number": "1"}, "invalid_bank"),
+        ({"bank_bin": "970436", "account_number": "1" * 60}, "invalid_account"),
+        ({"account_name": "A" * 120}, "invalid_account"),
         ({"link": 5}, "invalid"),
     ],
 )

@@ -19,18 +19,26 @@ from tracker.models import PaymentDetails
 
 
 class PaymentDetailsIO(serializers.Serializer):
+    # No lengths here: the services refuse every wrong one with their own sentence and
+    # code (`invalid_link`: "at most 200 characters"), which a looser bound here answered
+    # instead, with another limit and DRF's generic code, for the same mistake made longer.
     bank_bin = StringField(
         allow_blank=True,
         default="",
-        max_length=6,
         help_text="The bank's NAPAS BIN: one of "
         + ", ".join(f"{bank.bin} ({bank.short_name})" for bank in BANKS)
         + "; empty for no bank account.",
     )
-    account_number = StringField(allow_blank=True, default="", max_length=40)
-    account_name = StringField(allow_blank=True, default="", max_length=100)
+    account_number = StringField(
+        allow_blank=True,
+        default="",
+        help_text="1 to 19 letters or digits; spaces, dots and dashes are taken out.",
+    )
+    account_name = StringField(allow_blank=True, default="", help_text="At most 50 characters.")
     link = StringField(
-        allow_blank=True, default="", max_length=400, help_text="https:// only; empty for none."
+        allow_blank=True,
+        default="",
+        help_text="https:// only, no spaces, at most 200 characters; empty for none.",
     )
 
 
