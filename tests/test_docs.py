@@ -123,3 +123,16 @@ def test_seed_house_rules_are_quoted_as_the_seeds_say_them():
     ]
 
     assert misquoted == []
+
+
+def test_every_refusal_code_the_app_gives_is_in_the_api_s_list():
+    """docs/api.md lists the stable codes a program may act on: each one the app raises
+    is there (a tester found `deal_closed` answered but listed nowhere)."""
+    raised = {
+        code
+        for path in (ROOT / "tracker").rglob("*.py")
+        for code in re.findall(r'code="([a-z_]+)"', path.read_text(encoding="utf-8"))
+    }
+    listed = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+
+    assert sorted(code for code in raised if f"`{code}`" not in listed) == []
