@@ -177,6 +177,67 @@ def test_members_are_listed_with_the_owner(api, circle, joined, user):
     ]
 
 
+def test_a_member_accepting_the_invite_they_spent_is_answered_with_the_circle(api, circle, friend):
+    token = invite(api, circle)["token"]  # for one join
+    theirs = api_of(friend)
+    assert theirs.post("/api/invites/accept/", {"token": token}).status_code == 200
+
+    again = theirs.post("/api/invites/accept/", {"token": token})
+
+    assert (again.status_code, again.json()["id"]) == (200, circle.pk)
+    assert Invite.objects.get(token=token).uses == 1
+    # A stranger is still told it is spent.
+    stranger = api_of(type(friend).objects.create_user(username="late", password="x"))
+    late = stranger.post("/api/invites/accept/", {"token": token})
+    assert (late.status_code, late.json()["code"]) == (404, "invite_used_up")
+
+
+def test_a_removed_member_cannot_join_again_nor_use_a_link_they_saw(
+    api, circle, joined, user, make_session, actor
+):
+    """Members list every invite and share link, tokens and all: removal revokes the
+    ones that work, naming the owner, or the removed member was back in at once (found
+    by a tester). An invite already out of use is left as it was."""
+    theirs = api_of(joined)
+    own = invite(theirs, circle, days=30, max_uses=None)["token"]
+    anyone = invite(api, circle, days=30, max_uses=None)["token"]
+    expired = Invite.objects.get(token=invite(api, circle)["token"])
+    Invite.objects.filter(pk=expired.pk).update(expires_at=timezone.now() - timedelta(days=1))
+    session, _ = make_session()
+    scorer = theirs.post(f"/api/sessions/{session.pk}/share-links/", {"role": "scorer"}).json()
+    viewer = api.post(f"/api/sessions/{session.pk}/share-links/", {"role": "viewer"}).json()
+
+    assert api.delete(f"/api/circles/{circle.pk}/members/{joined.pk}/").status_code == 204
+
+    for token in (own, anyone):
+        refused = theirs.post("/api/invites/accept/", {"token": token})
+        assert (refused.status_code, refused.json()["code"]) == (404, "invite_revoked")
+    assert not circle.members.filter(pk=joined.pk).exists()
+    for link in (scorer, viewer):
+        shared = client_with(f"Share {link['token']}")
+        assert shared.get(f"/api/sessions/{session.pk}/").status_code == 401
+    revoked = Invite.objects.filter(circle=circle, revoked_at__isnull=False)
+    assert set(revoked.values_list("token", flat=True)) == {own, anyone}
+    assert set(revoked.values_list("revoked_by", flat=True)) == {user.pk}
+    assert Invite.objects.get(pk=expired.pk).revoked_at is None
+
+
+def test_a_member_who_leaves_revokes_nothing(api, circle, joined, make_session):
+    token = invite(api, circle)["token"]
+    session, _ = make_session()
+    viewer = api.post(f"/api/sessions/{session.pk}/share-links/", {"role": "viewer"}).json()
+
+    assert (
+        api_of(joined).delete(f"/api/circles/{circle.pk}/members/{joined.pk}/").status_code == 204
+    )
+
+    assert Invite.objects.get(token=token).revoked_at is None
+    assert (
+        client_with(f"Share {viewer['token']}").get(f"/api/sessions/{session.pk}/").status_code
+        == 200
+    )
+
+
 def test_the_owner_removes_a_member_who_then_sees_nothing(api, circle, joined):
     theirs = api_of(joined)
 

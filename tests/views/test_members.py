@@ -1,8 +1,11 @@
 """The members page (members, invites with QR codes), joining by an invite link, leaving,
 and "this is me" on the circle page."""
 
+from datetime import timedelta
+
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from tracker.access import Actor
 from tracker.models import Invite
@@ -115,16 +118,68 @@ def test_a_used_up_invite_link_says_so(client, circle, actor, friend):
     assert "This invite has been used as often as it may be" in response.text
 
 
+@pytest.mark.parametrize("spent", ["used up", "revoked", "expired"])
+def test_a_member_following_an_invite_no_longer_working_goes_to_the_circle(
+    client, circle, actor, friend, spent
+):
+    invite = invite_create(circle=circle, actor=actor)
+    circle.members.add(friend)
+    Invite.objects.update(
+        **{
+            "used up": {"uses": 1},
+            "revoked": {"revoked_at": timezone.now()},
+            "expired": {"expires_at": timezone.now() - timedelta(days=1)},
+        }[spent]
+    )
+    client.force_login(friend)
+
+    response = client.get(reverse("join", kwargs={"token": invite.token}))
+
+    assert response.status_code == 302
+    assert response.url == reverse("circle", kwargs={"circle_id": circle.pk})
+
+
 def test_the_owner_removes_a_member_on_the_page(member, circle, friend):
     circle.members.add(friend)
+    page = member.get(members_url(circle)).text
+    assert "The circle's invites and share links go too" in page  # said before
 
     response = member.post(
         reverse("circle_member_remove", kwargs={"circle_id": circle.pk}),
         {"member": friend.pk, "key": "k1"},
     )
 
-    assert response.status_code == 302
+    assert response.status_code == 200
+    assert "friend was removed." in response.text
     assert not circle.members.filter(pk=friend.pk).exists()
+
+
+def test_removing_a_member_on_the_page_says_their_invites_and_links_went_too(
+    member, circle, friend, make_session, actor
+):
+    from tracker.services import invite_create, share_link_create
+
+    circle.members.add(friend)
+    session, _ = make_session()
+    invite = invite_create(circle=circle, actor=actor)
+    link = share_link_create(session_id=session.pk, role="viewer", actor=actor)
+
+    response = member.post(
+        reverse("circle_member_remove", kwargs={"circle_id": circle.pk}),
+        {"member": friend.pk, "key": "k1"},
+    )
+
+    assert response.status_code == 200
+    assert "invites and share links were revoked" in response.text
+    invite.refresh_from_db()
+    link.refresh_from_db()
+    assert (invite.revoked_by, link.revoked_by) == (actor.user, actor.user)
+    # The same form sent again changes nothing and says nothing new.
+    again = member.post(
+        reverse("circle_member_remove", kwargs={"circle_id": circle.pk}),
+        {"member": friend.pk, "key": "k1"},
+    )
+    assert again.status_code == 302
 
 
 def test_a_member_leaves_on_the_page(client, circle, friend):

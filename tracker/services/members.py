@@ -11,16 +11,17 @@ from __future__ import annotations
 
 import secrets
 from datetime import timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from tracker.access import Actor, access_player, check_invite, invite_by_token
 from tracker.errors import Conflict, Forbidden, Invalid, NotFound
-from tracker.models import Circle, Invite, Player, Session
+from tracker.models import Circle, Invite, Player, Session, ShareLink
 from tracker.services.locks import sessions_moved_on
 
 INVITE_DAYS = (1, 30)  # an invite lasts 1 to 30 days
@@ -85,13 +86,15 @@ def invite_revoke(*, invite_id: int, actor: Actor) -> Invite:
 @transaction.atomic
 def invite_accept(*, token: str, user: User) -> Circle:
     """Join the invite's circle as a member. A member already is one: nothing changes and
-    the invite is not used up. The invite row is locked, so its last use goes to one."""
-    found = invite_by_token(token)
+    the invite is not used up, whatever its state (a member following an invite they
+    spent themselves is answered with the circle, not told it is used up). The invite row
+    is locked, so its last use goes to one."""
+    found = invite_by_token(token, working=False)
     invite = Invite.objects.select_for_update().select_related("circle").get(pk=found.pk)
-    check_invite(invite)  # again, under the lock: the last use goes to one only
     circle = invite.circle
     if circle.members.filter(pk=user.pk).exists():
         return circle
+    check_invite(invite)  # under the lock: the last use goes to one only
     circle.members.add(user)
     invite.uses += 1
     invite.save(update_fields=["uses"])
@@ -105,10 +108,23 @@ def _member(circle: Circle, user_id: int) -> User:
     return member
 
 
+class Removed(NamedTuple):
+    """Who left the circle, and how many invites and share links went with them."""
+
+    member: User
+    invites: int = 0
+    links: int = 0
+
+
 @transaction.atomic
-def member_remove(*, circle: Circle, user_id: int, actor: Actor) -> None:
+def member_remove(*, circle: Circle, user_id: int, actor: Actor) -> Removed:
     """The owner removes a member, or a member leaves (`user_id` is their own). Their
-    "this is me" goes with them; the players and everything recorded stay."""
+    "this is me" goes with them; the players and everything recorded stay.
+
+    A member removed by the owner could see every invite of the circle and every share
+    link of its sessions (members list them, tokens and all): those that work are
+    revoked with them, naming the owner, or the removed member could join again or score
+    on at once (found by a tester). A member who leaves revokes nothing."""
     circle = _locked_circle(circle.pk)
     member = _member(circle, user_id)
     assert actor.user is not None
@@ -118,12 +134,24 @@ def member_remove(*, circle: Circle, user_id: int, actor: Actor) -> None:
         raise Forbidden(OWNER_ONLY, code="owner_only")
     if member.pk == circle.owner_id:
         raise Conflict(OWNER_STAYS, code="owner_stays")
-    # Their pages open on the circle's sessions hear no more, at once. The sessions
-    # first, as every write locks them (an account deleted locks them, then its
-    # memberships: found by a review).
+    # Their pages open on the circle's sessions hear no more, at once, nor do those of
+    # the links revoked here. The sessions first, as every write locks them (an account
+    # deleted locks them, then its memberships: found by a review).
     sessions_moved_on(circle.sessions.all(), access=True)
     circle.members.remove(member)
     circle.players.filter(user=member).update(user=None)
+    if member.pk == actor.user.pk:
+        return Removed(member)
+    now = timezone.now()
+    # The ones that still work: not revoked, not expired, not used up.
+    working = Q(max_uses__isnull=True) | Q(uses__lt=F("max_uses"))
+    invites = circle.invites.filter(working, revoked_at__isnull=True, expires_at__gt=now).update(
+        revoked_at=now, revoked_by=actor.user
+    )
+    links = ShareLink.objects.filter(session__circle=circle, revoked_at__isnull=True).update(
+        revoked_at=now, **actor.fields("revoked")
+    )
+    return Removed(member, invites, links)
 
 
 @transaction.atomic

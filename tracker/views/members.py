@@ -21,7 +21,7 @@ from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 
 from tracker import selectors, services
-from tracker.access import access_invite, access_player, invite_by_token
+from tracker.access import access_invite, access_player, check_invite, invite_by_token
 from tracker.errors import Refusal
 from tracker.models import Circle, Invite
 from tracker.views import forms
@@ -69,18 +69,36 @@ def _member_write(
     work: Callable[[Circle, Any], object],
     *,
     then: Callable[[Circle], str] | None = None,
+    said: Callable[[Any], str] = lambda _done: "",
 ) -> HttpResponse:
     """A write from the members page: the form, one service through the write gate, then
-    the page again (or `then`); a refusal is said on the page with its status."""
+    the page again (or `then`); a refusal is said on the page with its status. What
+    `said` makes of the write's result, if anything, is said on the page again (not
+    redirected to, so that it can be said)."""
     circle = member_circle(request, circle_id)
     form = form_class(request.POST)
     if not form.is_valid():
         return _page(request, circle, message=first_error(form), status=400)
     try:
-        write(request, account(request), form.cleaned_data["key"], lambda: work(circle, form))
+        done = write(
+            request, account(request), form.cleaned_data["key"], lambda: work(circle, form)
+        )
     except Refusal as refusal:
         return _page(request, circle, message=reason(refusal), status=refusal.status)
+    message = "" if done is None else said(done)  # None: the same form sent again
+    if message and then is None:
+        return _page(request, circle, message=message)
     return redirect(then(circle) if then else reverse("circle_members", args=[circle.pk]))
+
+
+def _removed(removed: services.Removed) -> str:
+    name = removed.member.get_username()
+    if removed.invites or removed.links:
+        return _(
+            "%(name)s was removed, and the circle's invites and share links were revoked,"
+            " as %(name)s could see them: make new ones for whoever still needs one."
+        ) % {"name": name}
+    return _("%(name)s was removed.") % {"name": name}
 
 
 @member_page(methods=("POST",))
@@ -95,6 +113,7 @@ def member_remove(request: HttpRequest, circle_id: int) -> HttpResponse:
             circle=circle, user_id=form.cleaned_data["member"], actor=account(request)
         ),
         then=(lambda circle: reverse("home")) if leaving else None,
+        said=_removed,
     )
 
 
@@ -171,11 +190,17 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
     return response
 
 
+def _member_of(request: HttpRequest, circle: Circle) -> bool:
+    return request.user.is_authenticated and circle.members.filter(pk=request.user.pk).exists()
+
+
 def _join(request: HttpRequest, token: str) -> HttpResponse:
     if request.method not in ("GET", "POST"):
         return HttpResponse(status=405, headers={"Allow": "GET, POST"})
     try:
-        invite = invite_by_token(token)
+        invite = invite_by_token(token, working=False)
+        if not _member_of(request, invite.circle):  # a member goes to the circle regardless
+            check_invite(invite)
     except Refusal as refusal:
         return refused(request, refusal)
     circle = invite.circle
