@@ -433,6 +433,12 @@
       var loser = field(fields, "loser");
       entry.tap = loser ? "L" + loser : String(field(fields, "player"));
       entry.label = nameOf(loser || field(fields, "player")) + " " + (plan.places[tapsOf(state.records).length] || "");
+      // Who is out as this phone shows it, waiting taps included: the server refuses the
+      // tap if another phone moved the deal on meanwhile, instead of placing it elsewhere.
+      sent = sent.filter(function (pair) { return pair[0] !== "out_before"; });
+      sent.push(["out_before", tapsOf(state.records).map(function (tap) {
+        return String(tap).replace(/^L/, "");
+      }).join(",")]);
     } else if (kind === "undo") {
       var last = state.records[state.records.length - 1];
       if (!last && !state.filed.length) {

@@ -175,6 +175,40 @@ def test_a_deal_filed_by_another_phone_meanwhile_stops_the_queue_and_says_why(
     assert Tap.objects.count() == 3
 
 
+def test_taps_queued_offline_on_a_deal_another_phone_tapped_meanwhile_are_refused(
+    offline_phone, make_session, user, screenshot
+):
+    """Found by a tester: the queued taps, shown 1st and 2nd, were stored 2nd and 3rd
+    behind the other phone's and filed the deal, and the phone said nothing."""
+    session, players = make_session()
+    phone = offline_phone()
+    sign_in(phone, "host", "table-of-four")
+    worker_keeps(phone, f"/sessions/{session.pk}/")
+
+    phone.context.set_offline(True)
+    tap(phone, "Alice")
+    tap(phone, "Ben")
+    expect(phone.locator("#offline-bar")).to_contain_text("2 waiting")
+    # Meanwhile the other phone at the table taps Dev out first; the deal stays open.
+    deal = session.deals.get()
+    deal_tap(deal_id=deal.pk, player_id=players["Dev"].pk, actor=Actor(user=user))
+
+    phone.context.set_offline(False)
+    why = phone.locator(".offline-bar__why")
+    expect(why).to_contain_text("Not saved: Alice 1st.")
+    expect(why).to_contain_text("Someone else recorded on deal 1 meanwhile")
+    expect(phone.locator("[data-queue=reenter]")).to_be_visible()
+    screenshot(phone, "63-offline-moved-on")
+    assert list(deal.taps.values_list("player__name", flat=True)) == ["Dev"]
+    assert deal.status == Deal.Status.OPEN
+
+    # Re-enter: what waited is dropped, and the screen shows the deal as it stands.
+    phone.locator("[data-queue=reenter]").click()
+    expect(phone.locator("#offline-bar")).to_be_hidden()
+    expect(phone.locator(".player--out")).to_have_count(1)
+    assert Tap.objects.count() == 1
+
+
 def test_a_connection_lost_while_sending_applies_every_tap_once_on_the_next_try(
     offline_phone, make_session
 ):

@@ -544,3 +544,36 @@ def test_an_event_s_and_an_undo_s_screens_are_the_ones_read(member, table):
         member.get(url(session), **htmx()).context["screen"]
     )
     assert undone.context["screen"].events == []
+
+
+def test_the_tap_screen_sends_who_it_showed_out_and_a_deal_moved_on_refuses_the_tap(
+    member, table, actor
+):
+    """Two phones at one deal: the second's tap, drawn before the first's, is refused
+    with a sentence and the screen as it is now, not given a place it never showed."""
+    session, players = table
+    screen = member.get(url(session, "tap")).text
+    assert 'name="out_before" value=""' in screen
+    assert tap(member, session, players["Alice"], key="k1", out_before="").status_code == 200
+    assert (
+        f'name="out_before" value="{players["Alice"].pk}"' in member.get(url(session, "tap")).text
+    )
+
+    refused = tap(member, session, players["Dev"], key="k2", out_before="")  # drawn before Alice
+
+    assert refused.status_code == 200  # htmx swaps the screen with the message on it
+    assert "Not saved: Someone else recorded on deal 1 meanwhile" in refused.text
+    assert list(Tap.objects.values_list("player__name", flat=True)) == ["Alice"]
+    # Drawn after Alice: saved.
+    shown = str(players["Alice"].pk)
+    assert tap(member, session, players["Dev"], key="k3", out_before=shown).status_code == 200
+    assert Tap.objects.count() == 2
+
+
+def test_a_tap_form_with_a_bad_after_is_refused(member, table):
+    session, players = table
+
+    response = tap(member, session, players["Ben"], out_before="1,x")
+
+    assert "Pick players from the list." in response.text
+    assert Tap.objects.count() == 0

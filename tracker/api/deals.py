@@ -82,6 +82,7 @@ class DealTapsView(DealWriteView):
             loser=tap["loser"],
             actor=self.actor,
             reach=deal,
+            after=tap["out_before"],
         )
         return deal_out(state, status.HTTP_201_CREATED)
 

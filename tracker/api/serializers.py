@@ -171,6 +171,18 @@ class TapInput(serializers.Serializer):
     loser = serializers.BooleanField(
         default=False, help_text="Tap the loser directly (5 to 8 players)."
     )
+    out_before = serializers.ListField(
+        child=IdField(),
+        required=False,
+        allow_null=True,
+        default=None,
+        max_length=MOST_PLAYERS,
+        help_text=(
+            "Who was out on the deal as your screen showed it, in order ([] for nobody): "
+            "the tap is refused (409 deal_moved_on) if the deal has moved on since. "
+            "Leave out not to check."
+        ),
+    )
 
 
 class CorrectionInput(serializers.Serializer):

@@ -45,6 +45,9 @@ ENDED = gettext_noop("This deal was ended with End match.")
 FILED = gettext_noop("This deal is already filed; correct it instead.")
 RACE = gettext_noop("Someone else just recorded on this deal; look again and retry.")
 NOTHING_TO_UNDO = gettext_noop("Nothing to undo on this deal.")
+MOVED_ON = gettext_noop(
+    "Someone else recorded on deal %(number)s meanwhile: look at who is out now and tap again."
+)
 
 
 def _locked_for_recording(deal: DealInReach) -> tuple[Deal, list[DealPlayer]]:
@@ -66,14 +69,22 @@ def _reached(deal_id: int, reach: DealInReach | None) -> DealInReach:
 
 
 def _record(
-    deal: Deal, deal_players: list[DealPlayer], record: scoring.Record, actor: Actor
+    deal: Deal,
+    deal_players: list[DealPlayer],
+    record: scoring.Record,
+    actor: Actor,
+    *,
+    after: Sequence[int] | None = None,
 ) -> DealState:
-    """Record one tap or event on an open deal; the caller holds the session's lock."""
+    """Record one tap or event on an open deal; the caller holds the session's lock. With
+    `after` (a tap's: see `deal_tap`), refused unless those are the deal's taps now."""
     if deal.status == Deal.Status.ENDED:
         raise Conflict(ENDED, code="deal_ended")
     if deal.status == Deal.Status.FILED:
         raise Conflict(FILED, code="deal_filed")
     rows = live_records(deal)
+    if after is not None and [row.player_id for row in rows if isinstance(row, Tap)] != list(after):
+        raise Conflict(MOVED_ON, code="deal_moved_on", number=deal.number)
     try:
         facts, result = scoring.add_record(deal_facts(deal, rows, deal_players), record)
     except scoring.ScoringError as error:
@@ -109,13 +120,20 @@ def deal_tap(
     loser: bool = False,
     actor: Actor,
     reach: DealInReach | None = None,
+    after: Sequence[int] | None = None,
 ) -> DealState:
     """A player went out (or, with `loser`, is the one left holding cards). With `reach`,
-    the deal is found in the caller's reach (the door's), in the query that locks it."""
+    the deal is found in the caller's reach (the door's), in the query that locks it.
+
+    `after`, when given, is who was out on the deal as the tapping phone showed it, in
+    order: if the deal has moved on since (another phone tapped meanwhile, or a phone's
+    taps queued offline arrive after another's), the tap is refused rather than given a
+    place the phone never showed (found by a tester: two queued taps shown 1st and 2nd
+    were stored 2nd and 3rd, and filed the deal)."""
     # Sorted as a stored tap replays them, so the answer and every later read agree.
     record = scoring.Tap(player=player_id, not_played=tuple(sorted(not_played)), loser=loser)
     deal, deal_players = _locked_for_recording(_reached(deal_id, reach))
-    return _record(deal, deal_players, record, actor)
+    return _record(deal, deal_players, record, actor, after=after)
 
 
 @write_transaction

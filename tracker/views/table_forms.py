@@ -51,6 +51,22 @@ class TapForm(TableForm):
     player = IdField(required=False)
     loser = IdField(required=False)
     not_played = IdListField(required=False)
+    # Who was out on the deal as the screen showed it, in order ("12,9"; "" for nobody):
+    # the tap is refused if the deal has moved on since (`services.deal_tap`). Absent
+    # (a form from before it was drawn): not checked.
+    # Not "after": a form input of that name hides the form element's own after() in the
+    # browser (`form.after`), which the offline screen calls.
+    out_before = forms.CharField(required=False, max_length=200, strip=True)
+
+    def clean_out_before(self) -> list[int] | None:
+        if "out_before" not in self.data:
+            return None
+        text = self.cleaned_data["out_before"]
+        ids = IdField()
+        try:
+            return [ids.clean(item) for item in text.split(",")] if text else []
+        except forms.ValidationError:
+            raise forms.ValidationError(_("Pick players from the list.")) from None
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}

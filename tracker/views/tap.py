@@ -138,6 +138,7 @@ def tap(request: HttpRequest, page: SessionPage, number: int | None = None) -> H
             not_played=form.cleaned_data["not_played"],
             loser=form.cleaned_data["loser"] is not None,
             actor=page.actor,
+            after=form.cleaned_data["out_before"],
         ),
         number,
     )

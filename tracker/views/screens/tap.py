@@ -102,6 +102,9 @@ class TapScreen:
     sheets: Sheets | None = None
     # What the phone needs to score on offline (`offline_plan`), as JSON for the page.
     offline: dict[str, object] | None = None
+    # Who is out on the deal, in order, as the screen shows it ("12,9"): a tap sends it
+    # back, and is refused if the deal moved on meanwhile (`services.deal_tap`).
+    out_before: str = ""
 
     @property
     def hands_due(self) -> list[PlayerCard]:
@@ -130,6 +133,7 @@ def tap_screen(table: Table, page: SessionPage, *, message: str = "") -> TapScre
     elif allowed.loser:
         screen.mode = "loser"
     places = {tap.player_id: tap for tap in state.taps}
+    screen.out_before = ",".join(str(tap.player_id) for tap in state.taps)
     hands = {event.player_id: event for event in state.events if event.type == "hand"}
     next_place = place_label(len(state.taps) + 1)
     for dp in state.players:
