@@ -167,9 +167,8 @@ def link_by_token(token: str) -> ShareLink:
 def invite_by_token(token: str, *, working: bool = True) -> Invite:
     """The invite with this token, with its circle, if it still lets someone join: found
     as a share link is (only token characters reach the database, compared again in
-    constant time); revoked, expired or used up is refused, saying which. With
-    `working=False` it is found whatever its state, for a caller who checks it later
-    (`check_invite`): a member following an invite already spent goes to the circle."""
+    constant time); revoked, expired or used up is refused, saying which. `working=False`:
+    found whatever its state, for a caller who checks it later (`check_invite`)."""
     invite = None
     if TOKEN.fullmatch(token):
         invite = Invite.objects.select_related("circle").filter(token=token).first()
