@@ -10,6 +10,7 @@ the Undo bar: the scorer had to scroll to tap, with a thumb, at 1 a.m."""
 import pytest
 from playwright.sync_api import expect
 
+import scoring
 from tests.browser.conftest import sign_in
 from tests.browser.test_covered import NAMES, SIZES
 from tracker.services import deal_tap
@@ -122,3 +123,36 @@ def test_names_of_long_words_stay_above_undo_at_320(
     assert page.evaluate(WHOLE_ABOVE_UNDO) == [True] * 4
     # Every name whole: no letter cut off at a button's edge.
     assert page.evaluate(NAMES_WHOLE) == [True] * 4
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "vi-VN"])
+@pytest.mark.parametrize("size", SIZES, ids=["320x568", "360x640"])
+def test_got_to_get_in_folds_so_the_players_stay_above_undo(
+    new_phone, make_session, actor, circle, locale, size, screenshot
+):
+    """Found by a tester: the Got to Get In chips, four 40-character names, took the
+    players' place above Undo, and a thumb aiming at a name ticked "has not played"."""
+    session, players = make_session(players=NAMES[:4], options=scoring.Options(got_to_get_in=True))
+    session.name = LONG_SESSION
+    session.save(update_fields=["name"])
+    deal = session.deals.get()
+    for name in NAMES[:3]:
+        deal_tap(deal_id=deal.pk, player_id=players[name].pk, actor=actor)
+    page = new_phone(locale, viewport=size)
+    sign_in(page, "host", "table-of-four")
+
+    page.goto(f"/sessions/{session.pk}/")
+
+    folded = page.locator("details.not-played")
+    expect(folded).to_be_visible()
+    assert folded.get_attribute("open") is None
+    assert page.evaluate(WHOLE_ABOVE_UNDO) == [True] * 4
+    label = f"{size['width']}x{size['height']}-{locale}"
+    screenshot(page, f"43-fold-got-to-get-in-{label}")
+
+    # Opened, a mark goes with the next tap, as before.
+    page.locator(".not-played__summary").click()
+    page.locator(".not-played label.chip", has_text=NAMES[1]).click()
+    page.locator(".players .player__tap", has_text=NAMES[0]).click()
+    expect(page.locator(".player--out")).to_have_count(1)
+    assert list(session.deals.get(number=2).taps.get().not_played.all()) == [players[NAMES[1]]]
