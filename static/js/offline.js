@@ -200,6 +200,15 @@
     screen.querySelectorAll(".question, .question__title--or, .tap__status, .hands, .last-deal__trading, .last-deal__label").forEach(function (part) {
       part.hidden = moved || part.hidden;
     });
+    // What is declared before anyone goes out (Guaransheed) is offered only on a deal with
+    // no taps yet, as the server draws the screen: a declaration queued after a tap is
+    // refused when it arrives, and stops the queue.
+    screen.querySelectorAll("[data-before-taps]").forEach(function (sheet) {
+      sheet.hidden = taps.length > 0;
+      if (sheet.hidden) {
+        sheet.open = false;
+      }
+    });
     screen.querySelectorAll(".players .player__tap[name=player]").forEach(function (button) {
       var id = String(button.value);
       var player = button.closest(".player");

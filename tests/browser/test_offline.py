@@ -209,6 +209,23 @@ def test_taps_queued_offline_on_a_deal_another_phone_tapped_meanwhile_are_refuse
     assert Tap.objects.count() == 1
 
 
+def test_guaransheed_is_not_offered_offline_once_someone_is_out(offline_phone, make_session):
+    """Found by a tester: offline, the sheet stayed after a tap; a declaration recorded
+    there was refused on arrival and held up the tap queued behind it."""
+    session, _players = make_session(options=scoring.Options(guaransheed=True))
+    phone = offline_phone()
+    sign_in(phone, "host", "table-of-four")
+    worker_keeps(phone, f"/sessions/{session.pk}/")
+    guaransheed = phone.locator(".action", has_text="Guaransheed")
+    expect(guaransheed).to_be_visible()
+
+    phone.context.set_offline(True)
+    tap(phone, "Alice")
+
+    expect(phone.locator("#offline-bar")).to_contain_text("1 waiting")
+    expect(guaransheed).to_be_hidden()
+
+
 def test_a_connection_lost_while_sending_applies_every_tap_once_on_the_next_try(
     offline_phone, make_session
 ):
