@@ -155,3 +155,29 @@ def test_the_theme_follows_the_phone_until_one_is_picked(
     expect(page.locator("html")).to_have_class("theme-auto")
     assert page.evaluate(body_background) == background
     context.close()
+
+
+def test_a_correction_s_places_show_enough_of_a_long_name_at_320(
+    new_phone, make_session, user, screenshot
+):
+    """Found by a tester: each place's select was 8.5rem wide and showed ten letters of a
+    40-character name ("Nguyễn Th"), where several players may start alike."""
+    from tests.browser.test_covered import NAMES
+
+    session, players = make_session(players=NAMES[:4])
+    deal = session.deals.get()
+    for name in NAMES[:3]:
+        deal_tap(deal_id=deal.pk, player_id=players[name].pk, actor=Actor(user=user))
+    phone = new_phone("vi-VN", viewport={"width": 320, "height": 568})
+    sign_in(phone, "host", "table-of-four")
+
+    phone.goto(f"/sessions/{session.pk}/deals/1/")
+
+    selects = phone.locator(".seats__row--place select")
+    expect(selects.first).to_be_visible()
+    widths = selects.evaluate_all("(all) => all.map(s => s.getBoundingClientRect().width)")
+    assert len(widths) >= 3 and min(widths) >= 190, widths  # was 136: ten letters
+    assert len(set(widths)) == 1  # one column: the names start in one line
+    assert fits_width(phone)
+    selects.first.scroll_into_view_if_needed()
+    screenshot(phone, "27-deal-correction-320-vi")
