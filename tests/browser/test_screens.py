@@ -181,3 +181,24 @@ def test_a_correction_s_places_show_enough_of_a_long_name_at_320(
     assert fits_width(phone)
     selects.first.scroll_into_view_if_needed()
     screenshot(phone, "27-deal-correction-320-vi")
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "vi-VN"])
+def test_who_is_signed_in_shows_whole_in_the_header_at_320(new_phone, make_session, locale):
+    """Found by a tester: at 320 px "Đăng xuất" wrapped to two lines and squeezed the
+    account's name to "de…": nobody could see who was signed in."""
+    session, _players = make_session()
+    phone = new_phone(locale, viewport={"width": 320, "height": 568})
+    sign_in(phone, "host", "table-of-four")
+
+    phone.goto(f"/sessions/{session.pk}/standings/")
+
+    name = phone.locator(".topbar__account .muted")
+    assert name.evaluate("(e) => e.scrollWidth <= e.clientWidth")
+    button = phone.locator(".topbar__account .button")
+    lines = button.evaluate(
+        "(e) => { const r = document.createRange(); r.selectNodeContents(e);"
+        " return new Set([...r.getClientRects()].map(b => Math.round(b.top))).size; }"
+    )
+    assert lines == 1
+    assert fits_width(phone)
