@@ -148,7 +148,7 @@ def page_cases():
             "post",
             c + "/members/remove/",
             {"member": "{friend}"},
-            302,
+            200,  # the page again, saying what went with them
             302,
             404,
             to_login,

@@ -22,7 +22,6 @@ from tracker.services.deals import (
     deal_undo,
 )
 from tracker.services.members import (
-    Removed,
     circle_hand_over,
     invite_accept,
     invite_create,
@@ -47,7 +46,6 @@ __all__ = [
     "player_unclaim",
     "player_claim",
     "member_remove",
-    "Removed",
     "invite_revoke",
     "invite_create",
     "invite_accept",

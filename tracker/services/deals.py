@@ -83,12 +83,13 @@ def _record(
     if deal.status == Deal.Status.FILED:
         raise Conflict(FILED, code="deal_filed")
     rows = live_records(deal)
-    if after is not None and [row.player_id for row in rows if isinstance(row, Tap)] != list(after):
-        raise Conflict(MOVED_ON, code="deal_moved_on", number=deal.number)
     try:
         facts, result = scoring.add_record(deal_facts(deal, rows, deal_players), record)
     except scoring.ScoringError as error:
         raise refused_by_rules(error) from None
+    # After the rules: "Dev is already out (1st)" says more than "someone else recorded".
+    if after is not None and [row.player_id for row in rows if isinstance(row, Tap)] != list(after):
+        raise Conflict(MOVED_ON, code="deal_moved_on", number=deal.number)
     try:
         saved = save_records(deal, [record], result, actor)
         # An open deal counts nowhere yet; only the seats this record moves are written.

@@ -24,6 +24,7 @@ from tracker import selectors, services
 from tracker.access import access_invite, access_player, check_invite, invite_by_token
 from tracker.errors import Refusal
 from tracker.models import Circle, Invite
+from tracker.services.members import Removed
 from tracker.views import forms
 from tracker.views.doors import account, first_error, member_circle, member_page, refused, write
 from tracker.views.screens.qr import qr_svg
@@ -91,7 +92,7 @@ def _member_write(
     return redirect(then(circle) if then else reverse("circle_members", args=[circle.pk]))
 
 
-def _removed(removed: services.Removed) -> str:
+def _removed(removed: Removed) -> str:
     name = removed.member.get_username()
     if removed.invites or removed.links:
         return _(
