@@ -65,21 +65,29 @@ LINES += " return Math.round(e.getBoundingClientRect().height"
 LINES += " / parseFloat(getComputedStyle(e).lineHeight)); }"
 
 
+def after_a_filing(new_phone, make_session, actor, locale, size, names, **rules):
+    """The tap screen right after deal 1 filed, at a table of `names` in a long-named
+    session, on a phone of `size` in `locale`."""
+    session, players = make_session(players=names, **rules)
+    session.name = LONG_SESSION
+    session.save(update_fields=["name"])
+    deal = session.deals.get()
+    for name in names[:3]:
+        deal_tap(deal_id=deal.pk, player_id=players[name].pk, actor=actor)
+    page = new_phone(locale, viewport=size)
+    sign_in(page, "host", "table-of-four")
+    page.goto(f"/sessions/{session.pk}/")
+    return page, session, players
+
+
 @pytest.mark.parametrize("locale", ["en-GB", "vi-VN"])
 @pytest.mark.parametrize("size", SIZES, ids=["320x568", "360x640"])
 def test_the_players_stay_above_undo_after_a_deal_with_long_names(
     new_phone, make_session, actor, circle, locale, size, screenshot
 ):
-    session, players = make_session(players=NAMES[:4])
-    session.name = LONG_SESSION
-    session.save(update_fields=["name"])
-    deal = session.deals.get()
-    for name in NAMES[:3]:
-        deal_tap(deal_id=deal.pk, player_id=players[name].pk, actor=actor)
-    page = new_phone(locale, viewport=size)
-    sign_in(page, "host", "table-of-four")
-
-    page.goto(f"/sessions/{session.pk}/")
+    page, _session, _players = after_a_filing(
+        new_phone, make_session, actor, locale, size, NAMES[:4]
+    )
 
     summary = page.locator(".last-deal__summary")
     expect(summary).to_contain_text(NAMES[3])  # the loser pays: the end of the summary
@@ -104,17 +112,9 @@ def test_the_players_stay_above_undo_after_a_deal_with_long_names(
 def test_names_of_long_words_stay_above_undo_at_320(
     new_phone, make_session, actor, circle, locale, kind, screenshot
 ):
-    names = LONG_WORDS[kind]
-    session, players = make_session(players=names)
-    session.name = LONG_SESSION
-    session.save(update_fields=["name"])
-    deal = session.deals.get()
-    for name in names[:3]:
-        deal_tap(deal_id=deal.pk, player_id=players[name].pk, actor=actor)
-    page = new_phone(locale, viewport=SIZES[0])
-    sign_in(page, "host", "table-of-four")
-
-    page.goto(f"/sessions/{session.pk}/")
+    page, _session, _players = after_a_filing(
+        new_phone, make_session, actor, locale, SIZES[0], LONG_WORDS[kind]
+    )
 
     expect(page.locator(".tap__deal")).to_be_visible()
     label = f"{kind.replace(' ', '-').replace(',', '')}-{locale}"
@@ -132,16 +132,15 @@ def test_got_to_get_in_folds_so_the_players_stay_above_undo(
 ):
     """Found by a tester: the Got to Get In chips, four 40-character names, took the
     players' place above Undo, and a thumb aiming at a name ticked "has not played"."""
-    session, players = make_session(players=NAMES[:4], options=scoring.Options(got_to_get_in=True))
-    session.name = LONG_SESSION
-    session.save(update_fields=["name"])
-    deal = session.deals.get()
-    for name in NAMES[:3]:
-        deal_tap(deal_id=deal.pk, player_id=players[name].pk, actor=actor)
-    page = new_phone(locale, viewport=size)
-    sign_in(page, "host", "table-of-four")
-
-    page.goto(f"/sessions/{session.pk}/")
+    page, session, players = after_a_filing(
+        new_phone,
+        make_session,
+        actor,
+        locale,
+        size,
+        NAMES[:4],
+        options=scoring.Options(got_to_get_in=True),
+    )
 
     folded = page.locator("details.not-played")
     expect(folded).to_be_visible()

@@ -41,6 +41,19 @@ def tap(page, name):
     page.locator(".players:not(.players--question) .player__tap", has_text=name).click()
 
 
+def alice_and_ben_wait(offline_phone, make_session):
+    """A phone that went offline on deal 1 and tapped Alice, then Ben: two waiting."""
+    session, players = make_session()
+    phone = offline_phone()
+    sign_in(phone, "host", "table-of-four")
+    worker_keeps(phone, f"/sessions/{session.pk}/")
+    phone.context.set_offline(True)
+    tap(phone, "Alice")
+    tap(phone, "Ben")
+    expect(phone.locator("#offline-bar")).to_contain_text("2 waiting")
+    return session, players, phone
+
+
 def the_same_deal_played_online(make_session, user):
     """Deal 1 as the offline phone recorded it, played straight through the services."""
     session, players = make_session(options=PENALTIES)
@@ -140,15 +153,7 @@ def test_a_deal_recorded_offline_waits_reopens_and_files_once(
 def test_a_deal_filed_by_another_phone_meanwhile_stops_the_queue_and_says_why(
     offline_phone, make_session, user, screenshot
 ):
-    session, players = make_session()
-    phone = offline_phone()
-    sign_in(phone, "host", "table-of-four")
-    worker_keeps(phone, f"/sessions/{session.pk}/")
-
-    phone.context.set_offline(True)
-    tap(phone, "Alice")
-    tap(phone, "Ben")
-    expect(phone.locator("#offline-bar")).to_contain_text("2 waiting")
+    session, players, phone = alice_and_ben_wait(offline_phone, make_session)
     # Meanwhile the other phone at the table files deal 1 its own way.
     deal = session.deals.get()
     for name in ("Dev", "Cara", "Alice"):
@@ -180,15 +185,7 @@ def test_taps_queued_offline_on_a_deal_another_phone_tapped_meanwhile_are_refuse
 ):
     """Found by a tester: the queued taps, shown 1st and 2nd, were stored 2nd and 3rd
     behind the other phone's and filed the deal, and the phone said nothing."""
-    session, players = make_session()
-    phone = offline_phone()
-    sign_in(phone, "host", "table-of-four")
-    worker_keeps(phone, f"/sessions/{session.pk}/")
-
-    phone.context.set_offline(True)
-    tap(phone, "Alice")
-    tap(phone, "Ben")
-    expect(phone.locator("#offline-bar")).to_contain_text("2 waiting")
+    session, players, phone = alice_and_ben_wait(offline_phone, make_session)
     # Meanwhile the other phone at the table taps Dev out first; the deal stays open.
     deal = session.deals.get()
     deal_tap(deal_id=deal.pk, player_id=players["Dev"].pk, actor=Actor(user=user))
