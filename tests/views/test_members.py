@@ -142,7 +142,7 @@ def test_a_member_following_an_invite_no_longer_working_goes_to_the_circle(
 def test_the_owner_removes_a_member_on_the_page(member, circle, friend):
     circle.members.add(friend)
     page = member.get(members_url(circle)).text
-    assert "The circle's invites and share links go too" in page  # said before
+    assert "revokes the circle's invites and share links too" in page  # said before
 
     response = member.post(
         reverse("circle_member_remove", kwargs={"circle_id": circle.pk}),
