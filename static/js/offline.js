@@ -113,6 +113,12 @@
     });
   }
 
+  // The player a tap is of: its key is their id, "L" first for the loser's.
+  function playerOf(tap) {
+    var key = String(tap);
+    return key.charAt(0) === "L" ? key.slice(1) : key;
+  }
+
   function nameOf(id) {
     var found = (plan.players || []).filter(function (player) {
       return String(player[0]) === String(id);
@@ -171,8 +177,7 @@
     if (record.event !== undefined) {
       return record.event;
     }
-    var key = String(record.tap);
-    var id = key.charAt(0) === "L" ? key.slice(1) : key;
+    var id = playerOf(record.tap);
     var place = tapsOf(records).indexOf(record.tap);
     return nameOf(id) + " " + (plan.places[place] || "");
   }
@@ -445,9 +450,7 @@
       // Who is out as this phone shows it, waiting taps included: the server refuses the
       // tap if another phone moved the deal on meanwhile, instead of placing it elsewhere.
       sent = sent.filter(function (pair) { return pair[0] !== "out_before"; });
-      sent.push(["out_before", tapsOf(state.records).map(function (tap) {
-        return String(tap).replace(/^L/, "");
-      }).join(",")]);
+      sent.push(["out_before", tapsOf(state.records).map(playerOf).join(",")]);
     } else if (kind === "undo") {
       var last = state.records[state.records.length - 1];
       if (!last && !state.filed.length) {

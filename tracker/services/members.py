@@ -15,7 +15,6 @@ from typing import Any, NamedTuple
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
@@ -143,11 +142,9 @@ def member_remove(*, circle: Circle, user_id: int, actor: Actor) -> Removed:
     if member.pk == actor.user.pk:
         return Removed(member)
     now = timezone.now()
-    # The ones that still work: not revoked, not expired, not used up.
-    working = Q(max_uses__isnull=True) | Q(uses__lt=F("max_uses"))
-    invites = circle.invites.filter(working, revoked_at__isnull=True, expires_at__gt=now).update(
-        revoked_at=now, revoked_by=actor.user
-    )
+    # The ones that still work (`Invite.is_active`, as `invite_create` counts them).
+    working = [invite.pk for invite in circle.invites.all() if invite.is_active]
+    invites = Invite.objects.filter(pk__in=working).update(revoked_at=now, revoked_by=actor.user)
     links = ShareLink.objects.filter(session__circle=circle, revoked_at__isnull=True).update(
         revoked_at=now, **actor.fields("revoked")
     )

@@ -200,7 +200,8 @@ def _join(request: HttpRequest, token: str) -> HttpResponse:
         return HttpResponse(status=405, headers={"Allow": "GET, POST"})
     try:
         invite = invite_by_token(token, working=False)
-        if not _member_of(request, invite.circle):  # a member goes to the circle regardless
+        member = _member_of(request, invite.circle)
+        if not member:  # a member goes to the circle, whatever the invite's state
             check_invite(invite)
     except Refusal as refusal:
         return refused(request, refusal)
@@ -211,7 +212,7 @@ def _join(request: HttpRequest, token: str) -> HttpResponse:
         context = {"circle": circle, "next": request.get_full_path()}
         return render(request, "members/join.html", context)
     user = cast(User, request.user)
-    if circle.members.filter(pk=user.pk).exists():
+    if member:
         return redirect("circle", circle_id=circle.pk)
     if request.method == "GET":
         return render(request, "members/join.html", {"circle": circle, "invite": invite})
