@@ -44,8 +44,9 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, t
     of its own once Playwright's loop runs in it (asgiref's `Local`). A file in WAL mode
     behaves as a real server does: readers never block the writer, a writer waits for
     another one (the busy timeout), and `BEGIN IMMEDIATE` takes the write lock at the
-    start, so no transaction fails halfway when it would upgrade from read to write.
-    Nothing is made durable (`synchronous=OFF`): the file is thrown away.
+    start, so no transaction fails halfway when it would upgrade from read to write: the
+    settings a served SQLite file has too (tracker.databases). Here nothing is made durable
+    (`synchronous=OFF`): the file is thrown away.
     """
     from django.conf import settings
 
@@ -59,7 +60,6 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, t
     database["OPTIONS"] = {
         **database.get("OPTIONS", {}),
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF;",
-        "transaction_mode": "IMMEDIATE",
     }
 
 

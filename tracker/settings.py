@@ -10,44 +10,12 @@ import os
 from datetime import timedelta
 from pathlib import Path
 
-import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from tracker import databases
+from tracker.environment import env_bool, env_int, env_list
+
 BASE_DIR = Path(__file__).resolve().parent.parent
-
-_TRUE = {"true", "1", "yes", "on"}
-_FALSE = {"false", "0", "no", "off"}
-
-
-def env_bool(name: str, default: bool) -> bool:
-    """Read a boolean; unset or empty means `default`, anything unrecognised is an error."""
-    raw = os.environ.get(name, "").strip()
-    if not raw:
-        return default
-    if raw.lower() in _TRUE:
-        return True
-    if raw.lower() in _FALSE:
-        return False
-    raise ImproperlyConfigured(
-        f"{name}={raw!r} is not a boolean: use true/false, 1/0, yes/no or on/off."
-    )
-
-
-def env_int(name: str, default: int) -> int:
-    raw = os.environ.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        return int(raw)
-    except ValueError:
-        raise ImproperlyConfigured(f"{name}={raw!r} is not a whole number.") from None
-
-
-def env_list(name: str, default: str = "") -> list[str]:
-    """Read a comma-separated list; blanks around and between commas are dropped."""
-    raw = os.environ.get(name, default)
-    return [part.strip() for part in raw.split(",") if part.strip()]
-
 
 # --- Core -----------------------------------------------------------------------------
 
@@ -123,35 +91,7 @@ TEMPLATES = [
 DATABASE_URL = os.environ.get("DATABASE_URL", "").strip() or f"sqlite:///{BASE_DIR / 'db.sqlite3'}"
 DB_POOL = env_bool("DB_POOL", False)
 
-_database = dj_database_url.parse(DATABASE_URL, conn_max_age=0)
-_database["ATOMIC_REQUESTS"] = False  # writes are atomic in services, not per request
-if _database["ENGINE"] == "django.db.backends.postgresql":
-    # Django's psycopg pool requires CONN_MAX_AGE=0; without the pool, 0 means a fresh
-    # connection per request, which is the safe default behind gunicorn.
-    _database["CONN_MAX_AGE"] = 0
-    _options = _database.setdefault("OPTIONS", {})
-    # Give up on an unreachable server within seconds (a 503), not the OS's minutes.
-    _options.setdefault("connect_timeout", 5)
-    # Parameters apart from the statement, so psycopg prepares what a connection runs a
-    # third time: planned once a connection, not once a request (docs/deploy.md).
-    _options["server_side_binding"] = True
-    _options["prepare_threshold"] = 2 if env_bool("DB_PREPARE", True) else None
-    if DB_POOL:
-        # Per gunicorn worker (a thread a request; live streams hold none while they
-        # wait). The check on checkout drops connections a PostgreSQL restart killed, and
-        # a reconnection gives up as soon as a request would (not backing off for
-        # minutes): the next request after an outage connects at once.
-        _pool_timeout = env_int("DB_POOL_TIMEOUT", 5)
-        _options["pool"] = {
-            "min_size": 1,
-            "max_size": env_int("DB_POOL_MAX_SIZE", 8),
-            "timeout": _pool_timeout,
-            "reconnect_timeout": _pool_timeout,
-        }
-        _database["CONN_HEALTH_CHECKS"] = True
-elif DB_POOL:
-    raise ImproperlyConfigured("DB_POOL=true needs a PostgreSQL DATABASE_URL.")
-DATABASES = {"default": _database}
+DATABASES = {"default": databases.from_environment(DATABASE_URL, pool=DB_POOL)}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -186,3 +186,47 @@ def test_make_run_serves_the_demo_and_a_crowd_of_phones_watching_a_table(tmp_pat
     assert home["remote_addr"] == "127.0.0.1"
     assert "Traceback" not in said
     assert "warning" not in said.lower()  # e.g. Django's on WhiteNoise's file iterator
+
+
+def test_make_run_answers_writes_that_meet_without_database_is_locked(tmp_path):
+    """Phones write at the same moment: the scorer taps while another phone makes a share
+    link, a third starts a session. Each write waits for the one before it. On SQLite's
+    defaults a write that reads before it writes (a share link) met another write and
+    failed at once: 503, "database is locked" (tracker.databases: WAL, IMMEDIATE)."""
+
+    async def burst(base: str) -> list[tuple[int, str]]:
+        async with httpx.AsyncClient(base_url=base, timeout=30) as client:
+            api, session, _ = await a_table(client)
+            answers = []
+            for _ in range(10):  # 10 × 6 writes: within the write rate of one caller
+                created = await client.post(
+                    "/api/sessions/",
+                    headers=api,
+                    json={
+                        "circle": session["circle"],
+                        "name": "Another table",
+                        "players": [player["id"] for player in session["players"]],
+                        "stake": "1.00",
+                    },
+                )
+                assert created.status_code == 201, created.text
+                table = created.json()
+                deal = table["current_deal"]["id"]
+                link = f"/api/sessions/{table['id']}/share-links/"
+                writes = [
+                    *(
+                        client.post(
+                            f"/api/deals/{deal}/taps/", headers=api, json={"player": p["id"]}
+                        )
+                        for p in table["players"][:3]
+                    ),
+                    client.post(link, headers=api, json={"role": "viewer"}),
+                    client.post(link, headers=api, json={"role": "scorer"}),
+                ]
+                answers += [(r.status_code, r.text) for r in await asyncio.gather(*writes)]
+            return answers
+
+    with make_run(tmp_path) as (base, log):
+        answers = asyncio.run(burst(base))
+    assert [answer for answer in answers if answer[0] >= 500] == []
+    assert "database is locked" not in log.read_text()
