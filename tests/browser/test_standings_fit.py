@@ -68,3 +68,53 @@ def test_short_names_keep_a_player_to_two_lines(new_phone, make_session, actor):
             .map((group) => group.getBoundingClientRect().height)"""
     )
     assert all(height < 80 for height in heights), heights
+
+
+# Four names a Vietnamese table really has: the same family name and middle names, told
+# apart only by their last words.
+ALIKE = [
+    "Nguyễn Thị Minh Khai Phương Hồng Nhung",
+    "Nguyễn Thị Minh Khai Phương Hồng Nga",
+    "Nguyễn Thị Minh Khai Phương Kim Chi",
+    "Nguyễn Thị Minh Khai Phương Kim Anh",
+]
+
+# For each name in "More columns": whether any of it is cut off (an ellipsis, or text
+# past the cell's box), and the lines it takes.
+MORE_NAMES = """() => [...document.querySelectorAll("#standings .standings__more tbody .name")]
+    .map((cell) => {
+        const range = document.createRange();
+        range.selectNodeContents(cell);
+        const boxes = [...range.getClientRects()];
+        const edge = cell.getBoundingClientRect();
+        return {
+            cut: cell.scrollWidth > cell.clientWidth
+                || boxes.some((box) => box.right > edge.right + 0.5),
+            lines: new Set(boxes.map((box) => Math.round(box.top))).size,
+        };
+    })"""
+
+
+@pytest.mark.parametrize("locale", ["vi-VN", "en-GB"])
+def test_more_columns_show_names_that_start_alike_whole(
+    new_phone, make_session, actor, screenshot, locale
+):
+    """The "More columns" table cut each name to its first eight or so letters, so four
+    "Nguyễn Thị …" at a table all read the same there (a tester's note, carried since
+    session 20): each name now shows whole, wrapped in its column."""
+    session, players = make_session(players=ALIKE, stake="1000000", currency="VND")
+    file_deals(session, players, ALIKE, 2, actor)
+    page = new_phone(locale=locale)
+    page.set_viewport_size(SMALL)
+    sign_in(page, "host", "table-of-four")
+    page.goto(f"/sessions/{session.pk}/standings/")
+
+    more = page.locator("#standings .standings__more")
+    more.scroll_into_view_if_needed()
+    names = page.evaluate(MORE_NAMES)
+    assert [name["cut"] for name in names] == [False] * 4, names
+    assert all(name["lines"] <= 4 for name in names), names
+    texts = more.locator("tbody .name").all_inner_texts()
+    assert sorted(" ".join(text.split()) for text in texts) == sorted(ALIKE)
+    assert fits_width(page)
+    screenshot(page, f"standings-more-columns-{locale}")
