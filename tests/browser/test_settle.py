@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from scoring import vietqr
 from tests.browser.conftest import fits_width, sign_in
 from tracker.models import Payment
-from tracker.services import deal_tap, payment_details_set, share_link_create
+from tracker.services import deal_tap, payment_details_set, payment_record, share_link_create
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -156,3 +156,46 @@ def test_settle_up_and_payment_details_fit_a_phone(new_phone, dong_table, screen
     page.goto(f"/circles/{circle}/")
     assert fits_width(page)
     screenshot(page, f"settle-13-circle-{name}", full_page=True)
+
+
+# How many lines each name in "Still owed" takes, counted from its text's boxes.
+OWED_NAME_LINES = """() => [...document.querySelectorAll("table.balances tbody .name")]
+    .map((cell) => {
+        const range = document.createRange();
+        range.selectNodeContents(cell);
+        return new Set([...range.getClientRects()].map((box) => Math.round(box.top))).size;
+    })"""
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "vi-VN"])
+def test_still_owed_keeps_a_long_name_to_three_lines_at_320(
+    new_phone, dong_table, actor, screenshot, locale
+):
+    """At 320 px "+50.000 VND" beside each name left a 40-character name four lines (a
+    tester's note, carried since session 20). The table says its currency once, in its
+    heading, as the standings do; the amounts are the numbers alone, and a name takes
+    three lines (in bold, beside "+30.000" over "net +50.000", two do not hold it)."""
+    session, players = dong_table(LONG)
+    payment_record(
+        session_id=session.pk,
+        payer_id=players[LONG[3]].pk,
+        payee_id=players[LONG[0]].pk,
+        amount=Decimal("20000"),
+        actor=actor,
+    )
+    page = new_phone(locale=locale)
+    page.set_viewport_size({"width": 320, "height": 568})
+    sign_in(page, "host", "table-of-four")
+    page.goto(f"/sessions/{session.pk}/settle/")
+
+    balances = page.locator("table.balances")
+    expect(balances.locator("thead")).to_contain_text("VND")
+    expect(balances.locator("tbody .amount__currency").first).to_be_hidden()
+    screenshot(page, f"settle-14-still-owed-{locale[:2]}-320")
+    assert page.evaluate(OWED_NAME_LINES) == [3, 3, 3, 3]
+    # Paid in part: what is owed now, and the net it came from, each under the heading.
+    sep = "." if locale == "vi-VN" else ","
+    first = balances.locator("tbody tr", has_text=LONG[0])
+    expect(first).to_contain_text(f"30{sep}000")
+    expect(first).to_contain_text(f"50{sep}000")
+    assert fits_width(page)
