@@ -129,15 +129,32 @@ SIGN_UPS = gettext_noop(
 )
 
 
+SIGN_UP_TRIES = gettext_noop(
+    "Too many sign-up tries from this address; try again in %(minutes)s minutes."
+)
+
+
 def throttle_sign_up(address: str | None) -> None:
     """Count one account made from `address`; refuse it over the `signup` rate."""
-    rate: str | None = api_settings.DEFAULT_THROTTLE_RATES.get("signup")
+    _count_per_address("signup", "signup", address, SIGN_UPS)
+
+
+def throttle_sign_up_try(address: str | None) -> None:
+    """Count one sign-up form sent from `address`, whatever it answers; refuse it over the
+    `signup_tries` rate. The form must say when a username is taken, so without this an
+    address could ask about every username it liked: only accounts made were counted."""
+    # "tries:ip:" and an IPv6 address (45 characters at most) fit the scope's 60.
+    _count_per_address("signup_tries", "tries", address, SIGN_UP_TRIES)
+
+
+def _count_per_address(rate_name: str, scope: str, address: str | None, message: str) -> None:
+    rate: str | None = api_settings.DEFAULT_THROTTLE_RATES.get(rate_name)
     if rate is None:
         return
     most, period = SimpleRateThrottle.parse_rate(None, rate)
-    count, wait = counted_write(f"signup:ip:{address or 'unknown'}", period=period)
+    count, wait = counted_write(f"{scope}:ip:{address or 'unknown'}", period=period)
     if count > most:
-        raise TooManyWrites(SIGN_UPS, wait=wait, minutes=max(1, -(-wait // 60)))
+        raise TooManyWrites(message, wait=wait, minutes=max(1, -(-wait // 60)))
 
 
 # --- Idempotency ------------------------------------------------------------------------

@@ -237,7 +237,7 @@ CACHES = {
 
 # --- Throttling -----------------------------------------------------------------------
 # "auth": token requests per client IP; "writes": API writes per account or share link;
-# "signup": accounts made per client IP.
+# "signup": accounts made per client IP; "signup_tries": sign-up forms sent per client IP.
 # Reads are not throttled. THROTTLE_RATES_OFF=true turns both off (the load benchmark).
 
 _RATE_PERIODS = {"s", "m", "h", "d"}
@@ -259,6 +259,7 @@ THROTTLE_RATES: dict[str, str | None] = {
     "auth": None if THROTTLE_RATES_OFF else env_rate("THROTTLE_AUTH", "10/min"),
     "writes": None if THROTTLE_RATES_OFF else env_rate("THROTTLE_WRITES", "120/min"),
     "signup": None if THROTTLE_RATES_OFF else env_rate("THROTTLE_SIGNUP", "5/hour"),
+    "signup_tries": None if THROTTLE_RATES_OFF else env_rate("THROTTLE_SIGNUP_TRIES", "30/hour"),
 }
 
 # --- API ------------------------------------------------------------------------------

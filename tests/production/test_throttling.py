@@ -129,16 +129,21 @@ def settings_in_subprocess(**env: str) -> subprocess.CompletedProcess[str]:
 def test_rates_come_from_the_environment():
     defaults = settings_in_subprocess()
     assert defaults.stdout.strip() == (
-        "{'auth': '10/min', 'writes': '120/min', 'signup': '5/hour'}"
+        "{'auth': '10/min', 'writes': '120/min', 'signup': '5/hour', 'signup_tries': '30/hour'}"
     ), defaults.stderr
     chosen = settings_in_subprocess(
-        THROTTLE_AUTH="5/hour", THROTTLE_WRITES="600/min", THROTTLE_SIGNUP="2/day"
+        THROTTLE_AUTH="5/hour",
+        THROTTLE_WRITES="600/min",
+        THROTTLE_SIGNUP="2/day",
+        THROTTLE_SIGNUP_TRIES="9/hour",
     )
     assert chosen.stdout.strip() == (
-        "{'auth': '5/hour', 'writes': '600/min', 'signup': '2/day'}"
+        "{'auth': '5/hour', 'writes': '600/min', 'signup': '2/day', 'signup_tries': '9/hour'}"
     ), chosen.stderr
     off = settings_in_subprocess(THROTTLE_RATES_OFF="true", THROTTLE_AUTH="5/hour")
-    assert off.stdout.strip() == "{'auth': None, 'writes': None, 'signup': None}", off.stderr
+    assert off.stdout.strip() == (
+        "{'auth': None, 'writes': None, 'signup': None, 'signup_tries': None}"
+    ), off.stderr
     bad = settings_in_subprocess(THROTTLE_WRITES="lots")
     assert bad.returncode != 0
     assert "THROTTLE_WRITES='lots' is not a rate" in bad.stderr

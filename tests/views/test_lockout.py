@@ -7,6 +7,7 @@ from datetime import timedelta
 
 import pytest
 from axes.models import AccessAttempt
+from django.contrib.auth.models import User
 from django.utils import timezone
 
 from tests.api.conftest import client_with
@@ -155,3 +156,50 @@ def test_accounts_made_from_one_address_are_limited(client, settings):
         in refused.text
     )
     assert sign_up(client, 6, address="10.0.0.2").status_code == 302
+
+
+def test_sign_up_tries_from_one_address_are_limited_whatever_they_answer(client, user, settings):
+    """Sign-up says whether a username is taken (it must, to let a person pick another),
+    and the account limit counted only accounts made: one address could ask about every
+    username it liked (a tester's note, carried since session 23). Every form sent now
+    counts against `signup_tries` too; past it nothing is checked, so nothing is said
+    about any username, and no account is made."""
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {"signup": "5/hour", "signup_tries": "8/hour"},
+    }
+    password = "tien-len-table-42"
+    taken = {"username": user.username, "password1": password, "password2": password}
+    asked = [client.post("/accounts/signup/", taken, REMOTE_ADDR="10.0.0.1") for _ in range(8)]
+    assert [answer.status_code for answer in asked] == [400] * 8
+    assert "A user with that username already exists." in asked[-1].text
+
+    probed = client.post("/accounts/signup/", taken, REMOTE_ADDR="10.0.0.1")
+    free = sign_up(client, 9)
+
+    assert (probed.status_code, free.status_code) == (429, 429)
+    assert "already exists" not in probed.text
+    wait = int(probed["Retry-After"])
+    assert 1 <= wait <= 3600
+    minutes = max(1, -(-wait // 60))
+    assert (
+        f"Too many sign-up tries from this address; try again in {minutes} minutes." in probed.text
+    )
+    assert not User.objects.filter(username="cara9").exists()
+    # Another address is counted apart; a look at the form is no try.
+    assert client.get("/accounts/signup/", REMOTE_ADDR="10.0.0.1").status_code == 200
+    assert sign_up(client, 10, address="10.0.0.2").status_code == 302
+
+
+def test_sign_up_tries_are_said_in_vietnamese(client, settings):
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {"signup": "5/hour", "signup_tries": "1/hour"},
+    }
+    client.cookies["django_language"] = "vi"
+    assert client.post("/accounts/signup/", {"username": "x"}).status_code == 400
+
+    refused = client.post("/accounts/signup/", {"username": "x"})
+
+    assert refused.status_code == 429
+    assert "Đã thử đăng ký quá nhiều lần từ địa chỉ này" in refused.text

@@ -1,5 +1,6 @@
 """Signing up: an account, and a circle of its own to start a table in. Accounts made
-from one address are limited (the `signup` rate, THROTTLE_SIGNUP). The account page: the
+from one address are limited (the `signup` rate, THROTTLE_SIGNUP), and so are the forms
+sent from it, whatever they answer (`signup_tries`, THROTTLE_SIGNUP_TRIES). The account page: the
 account's API tokens."""
 
 from __future__ import annotations
@@ -28,15 +29,18 @@ def sign_up(request: HttpRequest) -> HttpResponse:
         return redirect("home")
     form = forms.SignUpForm(request.POST or None)
     status = 200
+    if request.method == "POST":
+        try:
+            # Every form sent counts, before anything is checked: past the rate nothing
+            # says whether a username is taken.
+            gate.throttle_sign_up_try(client_address(request))
+        except TooManyWrites as refusal:
+            return _too_many(request, forms.SignUpForm(), refusal)  # the form, empty
     if request.method == "POST" and form.is_valid():
         try:
             gate.throttle_sign_up(client_address(request))
         except TooManyWrites as refusal:
-            form.add_error(None, reason(refusal))
-            context = _context(request, form)
-            response = render(request, "registration/signup.html", context, status=429)
-            response["Retry-After"] = str(refusal.wait)
-            return response
+            return _too_many(request, form, refusal)
         user = form.save()
         circle = services.circle_create(
             owner=user, name=_("%(name)s's table") % {"name": user.get_username()}
@@ -47,6 +51,15 @@ def sign_up(request: HttpRequest) -> HttpResponse:
     if form.errors:
         status = 400
     return render(request, "registration/signup.html", _context(request, form), status=status)
+
+
+def _too_many(
+    request: HttpRequest, form: forms.SignUpForm, refusal: TooManyWrites
+) -> HttpResponse:
+    context = {**_context(request, form), "refused": reason(refusal)}
+    response = render(request, "registration/signup.html", context, status=429)
+    response["Retry-After"] = str(refusal.wait)
+    return response
 
 
 def _context(request: HttpRequest, form: forms.SignUpForm) -> dict[str, object]:
