@@ -179,6 +179,7 @@ def test_sign_up_tries_from_one_address_are_limited_whatever_they_answer(client,
 
     assert (probed.status_code, free.status_code) == (429, 429)
     assert "already exists" not in probed.text
+    assert f'value="{user.username}"' in probed.text  # as typed, to send again later
     wait = int(probed["Retry-After"])
     assert 1 <= wait <= 3600
     minutes = max(1, -(-wait // 60))

@@ -35,7 +35,9 @@ def sign_up(request: HttpRequest) -> HttpResponse:
             # says whether a username is taken.
             gate.throttle_sign_up_try(client_address(request))
         except TooManyWrites as refusal:
-            return _too_many(request, forms.SignUpForm(), refusal)  # the form, empty
+            # The form as typed, but unchecked: nothing said of the username.
+            typed = {"username": request.POST.get("username", "")[:150]}
+            return _too_many(request, forms.SignUpForm(initial=typed), refusal)
     if request.method == "POST" and form.is_valid():
         try:
             gate.throttle_sign_up(client_address(request))
@@ -53,9 +55,7 @@ def sign_up(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/signup.html", _context(request, form), status=status)
 
 
-def _too_many(
-    request: HttpRequest, form: forms.SignUpForm, refusal: TooManyWrites
-) -> HttpResponse:
+def _too_many(request: HttpRequest, form: forms.SignUpForm, refusal: TooManyWrites) -> HttpResponse:
     context = {**_context(request, form), "refused": reason(refusal)}
     response = render(request, "registration/signup.html", context, status=429)
     response["Retry-After"] = str(refusal.wait)
