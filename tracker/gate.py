@@ -143,7 +143,7 @@ def throttle_sign_up_try(address: str | None) -> None:
     """Count one sign-up form sent from `address`, whatever it answers; refuse it over the
     `signup_tries` rate. The form must say when a username is taken, so without this an
     address could ask about every username it liked: only accounts made were counted."""
-    # "tries:ip:" and an IPv6 address (45 characters at most) fit the scope's 60.
+    # "tries:ip:" and an IP address (45 characters at most) fit the scope's 60.
     _count_per_address("signup_tries", "tries", address, SIGN_UP_TRIES)
 
 

@@ -11,6 +11,7 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from tests.api.conftest import client_with
+from tracker.models import WriteCount
 
 pytestmark = pytest.mark.django_db
 
@@ -204,3 +205,24 @@ def test_sign_up_tries_are_said_in_vietnamese(client, settings):
 
     assert refused.status_code == 429
     assert "Đã thử đăng ký quá nhiều lần từ địa chỉ này" in refused.text
+
+
+@pytest.mark.parametrize("rate", ["signup", "signup_tries"])
+def test_an_address_longer_than_any_ip_is_counted_not_a_500(client, settings, rate):
+    """Behind a proxy the address is what it put last in X-Forwarded-For; a proxy passing
+    on anything it was sent could make it longer than the counter's 60-character scope,
+    or no IP address for django-axes to store (PostgreSQL refused either: a 500). What is
+    not an IP address counts as the proxy's own address."""
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "NUM_PROXIES": 1,
+        "DEFAULT_THROTTLE_RATES": {"signup": "5/hour", "signup_tries": "5/hour"},
+    }
+    password = "tien-len-table-42"
+    answer = client.post(
+        "/accounts/signup/",
+        {"username": f"long{rate}", "password1": password, "password2": password},
+        HTTP_X_FORWARDED_FOR="203.0.113.9, " + "f" * 100,
+    )
+    assert answer.status_code == 302
+    assert WriteCount.objects.filter(scope__endswith=":ip:127.0.0.1").count() == 2

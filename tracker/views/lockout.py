@@ -9,6 +9,7 @@ API's per-address throttle uses.
 
 from __future__ import annotations
 
+import ipaddress
 from typing import Any
 
 from django.conf import settings
@@ -38,12 +39,23 @@ def locked_out(
 def client_address(request: Any) -> str | None:
     """The client's address: REMOTE_ADDR, or behind a proxy (BEHIND_PROXY) the address
     the proxy put last in X-Forwarded-For, never one the client chose (as DRF's
-    NUM_PROXIES reads it for the API's throttles)."""
+    NUM_PROXIES reads it for the API's throttles). What the proxy put there is used only if
+    it is an IP address: anything else (a proxy passing on what it was sent) counts as the
+    proxy's own address, and never reaches the counters' columns (django-axes stores an
+    IP address; the sign-up counters' scope holds 60 characters)."""
     meta = request.META
     if settings.REST_FRAMEWORK.get("NUM_PROXIES"):
         forwarded = [part.strip() for part in meta.get("HTTP_X_FORWARDED_FOR", "").split(",")]
         forwarded = [part for part in forwarded if part]
-        if forwarded:
+        if forwarded and _is_ip(forwarded[-1]):
             return forwarded[-1]
     address = meta.get("REMOTE_ADDR")
     return str(address) if address else None
+
+
+def _is_ip(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
