@@ -565,3 +565,27 @@ def test_an_id_is_ascii_digits_or_a_json_number(api, start, player):
     assert response.status_code == 400
     assert response.json()["code"] == "invalid"
     assert db_state() == before
+
+
+def test_an_id_written_as_a_json_fraction_is_refused_wherever_an_id_goes(api, start, circle):
+    """docs/api.md: ids are JSON integers. `1.0` was read as 1 by every field that takes
+    one id (the `players` list already refused it): a tap, an event, a payment, a new
+    session's circle, a circle's new owner. Each is now 400 and changes nothing."""
+    table = start()
+    alice, ben = table.p["Alice"], table.p["Ben"]
+    before = db_state()
+    for path, body in [
+        (f"/api/deals/{table.deal}/taps/", {"player": float(alice)}),
+        (f"/api/sessions/{table.id}/deals/1/taps/", {"player": float(alice)}),
+        (f"/api/deals/{table.deal}/events/", {"type": "hand", "player": float(ben), "cards": 3}),
+        (
+            f"/api/sessions/{table.id}/payments/",
+            {"from": float(alice), "to": float(ben), "amount": "1.00"},
+        ),
+        ("/api/sessions/", {"circle": float(circle.pk), "name": "X", "players": [alice, ben]}),
+        (f"/api/circles/{circle.pk}/owner/", {"user": float(circle.owner_id)}),
+    ]:
+        response = api.post(path, body)
+        assert response.status_code == 400, (path, response.status_code, response.content)
+        assert response.json()["code"] == "invalid", (path, response.json())
+        assert db_state() == before, path

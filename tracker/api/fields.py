@@ -51,8 +51,10 @@ money = money_text  # the API, the CSV export and the pages agree on amounts
 
 
 class IdField(serializers.IntegerField):
-    """An object id: a whole number from 1; as text (a form body), ASCII digits only —
-    Python's int() would read "٣" or " 3" as 3."""
+    """An object id: a whole number from 1, a JSON integer; as text (a form body), ASCII
+    digits only — Python's int() would read "٣" or " 3" as 3. A JSON number written with a
+    fraction (`1.0`) is refused, as the `players` list and the money fields refuse it: DRF's
+    field would read it as 1."""
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("min_value", 1)
@@ -60,7 +62,7 @@ class IdField(serializers.IntegerField):
         super().__init__(**kwargs)
 
     def to_internal_value(self, data: Any) -> int:
-        if isinstance(data, str) and not DIGITS.fullmatch(data):
+        if isinstance(data, float) or (isinstance(data, str) and not DIGITS.fullmatch(data)):
             self.fail("invalid")
         return int(super().to_internal_value(data))
 
