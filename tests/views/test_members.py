@@ -243,3 +243,26 @@ def test_the_leaderboard_page_marks_you(member, circle, user, make_session):
 
     assert page.context["you"] == players["Cara"].pk
     assert 'Cara <span class="pill">you</span>' in page.text
+
+
+def test_another_circle_s_invite_cannot_be_revoked_from_this_circle_s_page(member, circle, user):
+    """The page's address names the circle: an invite of the member's other circle is not
+    found there (404), as a share link of another session is not on a session's page."""
+    from tracker.services import circle_create
+
+    other = circle_create(owner=user, name="Sunday table")
+    invite = invite_create(circle=other, actor=Actor(user=user), days=7, max_uses=None)
+
+    response = member.post(
+        reverse("circle_invite_revoke", kwargs={"circle_id": circle.pk}), {"invite": invite.pk}
+    )
+
+    assert response.status_code == 404
+    invite.refresh_from_db()
+    assert invite.revoked_at is None
+    revoked = member.post(
+        reverse("circle_invite_revoke", kwargs={"circle_id": other.pk}), {"invite": invite.pk}
+    )
+    assert revoked.status_code == 302
+    invite.refresh_from_db()
+    assert invite.revoked_by == user

@@ -148,7 +148,7 @@ def invite_new(request: HttpRequest, circle_id: int) -> HttpResponse:
 @member_page(methods=("POST",))
 def invite_revoke(request: HttpRequest, circle_id: int) -> HttpResponse:
     def revoke(circle: Circle, form: Any) -> Invite:
-        invite = access_invite(account(request), form.cleaned_data["invite"])
+        invite = access_invite(account(request), form.cleaned_data["invite"], circle=circle)
         return services.invite_revoke(invite_id=invite.pk, actor=account(request))
 
     return _member_write(request, circle_id, forms.InviteRevokeForm, revoke)
