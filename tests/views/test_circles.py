@@ -59,6 +59,23 @@ def test_new_circle(member, user):
     assert sorted(circle.name for circle in user.circles.all()) == ["Sunday lunch"]
 
 
+@pytest.mark.parametrize("language", ["en", "vi"])
+def test_the_new_circle_page_asks_for_the_name_alone(member, user, language):
+    """The page's idempotency key is a hidden input, once: a visible, untranslated "Key"
+    box above the name took the name a tired player typed first (the review of session
+    25), and the form then had no name."""
+    import re
+
+    page = member.get(reverse("circle_new"), HTTP_ACCEPT_LANGUAGE=language).text
+
+    keys = re.findall(r"<input[^>]*name=\"key\"[^>]*>", page)
+    assert len(keys) == 1 and 'type="hidden"' in keys[0], keys
+    labels = re.findall(r"<label[^>]*>(.*?)</label>", page, re.S)
+    assert [label.strip() for label in labels] == [
+        {"en": "Circle name", "vi": "Tên nhóm"}[language]
+    ]
+
+
 def test_a_non_member_gets_404(stranger, circle):
     assert stranger.get(circle_url(circle)).status_code == 404
     assert stranger.get(reverse("session_new", kwargs={"circle_id": circle.pk})).status_code == 404

@@ -90,7 +90,7 @@ class KeyedForm(forms.Form):
     """A form that writes: it carries the idempotency key its page was rendered with, so
     a retried or doubled submit is applied once (`tracker.views.doors.write`)."""
 
-    key = forms.CharField(max_length=64, required=False)
+    key = forms.CharField(max_length=64, required=False, widget=forms.HiddenInput)
 
 
 class SignUpForm(UserCreationForm):
