@@ -77,6 +77,20 @@ def test_leaderboard_shows_the_circle_summed_over_sessions(member, circle, two_n
     assert f'href="{csv_url(circle)}"' in text
 
 
+def test_the_charts_zero_line_is_svg_s_number_in_every_language(member, circle, two_nights):
+    """SVG reads "154.0", not Vietnamese's "154,0": the zero line's y was localized, and
+    Chromium drew no line ("Expected length") on the Vietnamese page."""
+    import re
+
+    for language in ("en", "vi"):
+        text = member.get(url(circle), HTTP_ACCEPT_LANGUAGE=language).text
+        lines = re.findall(r'<line class="chart__zero"[^>]*>', text)
+        assert len(lines) == 2, language  # points and money
+        for line in lines:
+            ys = re.findall(r'y[12]="([^"]*)"', line)
+            assert len(ys) == 2 and all(re.fullmatch(r"[0-9]+\.[0-9]", y) for y in ys), line
+
+
 def test_head_to_head_defaults_to_the_leader(member, circle, two_nights):
     response = member.get(url(circle))
 

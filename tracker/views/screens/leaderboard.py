@@ -46,7 +46,9 @@ class Chart:
     lines: list[ChartLine]
     top: str
     bottom: str
-    zero: float  # y of the zero line
+    # y of the zero line, written as SVG reads it: as text here, as the points are, so no
+    # language's number format reaches the attribute ("154,0" in Vietnamese drew no line).
+    zero: str
 
 
 @dataclass
@@ -125,7 +127,7 @@ def chart(
                 last=label(totals[row.player][-1]),
             )
         )
-    return Chart(lines=lines, top=label(top), bottom=label(bottom), zero=round(y(0), 1))
+    return Chart(lines=lines, top=label(top), bottom=label(bottom), zero=f"{y(0):.1f}")
 
 
 def leaderboard_context(
