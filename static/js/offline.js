@@ -232,6 +232,35 @@
       screen.querySelectorAll(".not-played input[value='" + id + "']").forEach(function (box) {
         box.closest("label").hidden = place >= 0;
       });
+      // Who deals and leads: the server's words while it is the same deal; on a deal this
+      // phone opened, the filed deal's loser and winner as the plan says.
+      button.querySelectorAll(".player__roles--waiting").forEach(function (roles) {
+        roles.remove();
+      });
+      button.querySelectorAll(".player__roles").forEach(function (roles) {
+        roles.hidden = moved;
+      });
+      if (moved) {
+        var opened = state.filed[state.filed.length - 1].node;
+        var said = [];
+        if (opened.dealer !== undefined && opened.dealer !== null && String(opened.dealer) === id) {
+          said.push(say("roleDeals"));
+        }
+        if (opened.leader !== undefined && opened.leader !== null && String(opened.leader) === id) {
+          said.push(say("roleLeads"));
+        }
+        if (said.length) {
+          var roles = document.createElement("span");
+          roles.className = "player__roles player__roles--waiting";
+          said.forEach(function (word) {
+            var role = document.createElement("span");
+            role.className = "role";
+            role.textContent = word;
+            roles.appendChild(role);
+          });
+          button.querySelector(".player__name").after(roles);
+        }
+      }
       if (place >= 0) {
         var badge = document.createElement("span");
         badge.className = "badge badge--waiting";
@@ -313,7 +342,48 @@
         undo.disabled = !undoRecord;
       }
     });
+    // The server drew Undo as a question (it would re-open the deal it filed last). With a
+    // record waiting on this deal, Undo takes that back, as a plain Undo does: no question
+    // (the summary sends at once, below). With a deal filed on this phone, the question
+    // names that deal and the one it opened.
+    screen.querySelectorAll(".thumb-bar .undo-confirm").forEach(function (sheet) {
+      var plain = state.records.length > 0;
+      sheet.classList.toggle("undo-confirm--plain", plain);
+      if (plain) {
+        sheet.open = false;
+        return;
+      }
+      if (state.filed.length) {
+        var back = state.filed[state.filed.length - 1];
+        var title = sheet.querySelector(".sheet__title");
+        var why = sheet.querySelector(".sheet > p");
+        if (title) {
+          title.textContent = say("reopen", { number: back.number });
+        }
+        if (why) {
+          why.textContent = say("reopenWhy", { number: back.number, next: state.deal });
+        }
+      }
+      var save = sheet.querySelector(".sheet__save button");
+      if (save && save.firstChild && save.firstChild.nodeType === Node.TEXT_NODE) {
+        save.firstChild.nodeValue = undoText;
+      }
+    });
   }
+
+  // Undo drawn as a question while a record waits on this deal: it asks nothing, and sends
+  // the undo at once (queued as any write made offline is).
+  document.addEventListener("click", function (event) {
+    var summary = event.target.closest && event.target.closest(".undo-confirm--plain > summary");
+    if (!summary || !queue.length) {
+      return;
+    }
+    event.preventDefault();
+    var form = summary.parentElement.querySelector("form");
+    if (form && window.htmx) {
+      window.htmx.trigger(form, "submit");
+    }
+  }, true);
 
   function syncedAt() {
     var when = new Date(document.documentElement.getAttribute("data-synced"));

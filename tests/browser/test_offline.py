@@ -474,3 +474,62 @@ def test_an_instant_win_recorded_offline_files_the_deal_and_the_next_taps_go_to_
     second = session.deals.get(number=2)
     assert [tap.player.name for tap in second.taps.all()] == ["Ben"]
     assert DealEvent.objects.filter(deal__session=session).count() == 1
+
+
+def test_offline_the_roles_and_undo_follow_the_deal_the_phone_is_on(
+    offline_phone, make_session, user, screenshot
+):
+    """Deal 1 is filed online (Dev lost: he deals deal 2, Alice leads it). Offline, the
+    phone files deal 2 (Ben, Cara, Alice out): on deal 3 the buttons say Dev deals and Ben
+    leads, not deal 2's roles. The server drew Undo as "Re-open deal 1?"; offline it asks
+    about deal 2, the deal this phone filed, and once a tap waits on deal 3 Undo takes it
+    back without asking anything (it asked to re-open deal 1, then took back the tap)."""
+    session, players = make_session()
+    first = session.deals.get()
+    for name in ("Alice", "Cara", "Ben"):
+        deal_tap(deal_id=first.pk, player_id=players[name].pk, actor=Actor(user=user))
+    phone = offline_phone()
+    sign_in(phone, "host", "table-of-four")
+    worker_keeps(phone, f"/sessions/{session.pk}/")
+
+    def roles(name):
+        return phone.locator(".player__tap", has_text=name).locator(".role:visible")
+
+    expect(roles("Dev")).to_have_text(["deals"])
+    expect(roles("Alice")).to_have_text(["leads"])
+
+    phone.context.set_offline(True)
+    for name in ("Ben", "Cara", "Alice"):
+        tap(phone, name)
+    expect(phone.locator(".tap__deal")).to_have_text("· Deal 3")
+    expect(phone.locator(".tap__opening")).to_have_text("Dev deals · Ben leads")
+    expect(roles("Dev")).to_have_text(["deals"])
+    expect(roles("Ben")).to_have_text(["leads"])
+    expect(roles("Alice")).to_have_count(0)
+
+    undo = phone.locator(".thumb-bar .button--undo")
+    expect(undo).to_contain_text("Undo deal 2: Alice 3rd")
+    undo.click()
+    sheet = phone.locator(".undo-confirm[open] .sheet")
+    expect(sheet.locator(".sheet__title")).to_have_text("Re-open deal 2?")
+    expect(sheet).to_contain_text("deal 3, still empty, goes away")
+    expect(sheet.locator(".sheet__save button")).to_contain_text("Undo deal 2: Alice 3rd")
+    screenshot(phone, "offline-07-reopen-the-deal-filed-here")
+    sheet.locator("[data-close-sheet]").click()
+
+    tap(phone, "Cara")
+    expect(undo).to_contain_text("Undo Cara 1st")
+    undo.click()
+    expect(phone.locator(".undo-confirm[open]")).to_have_count(0)
+    cara = phone.locator(".player__tap", has_text="Cara")
+    expect(cara.locator(".badge--waiting")).to_have_count(0)
+    bar = phone.locator("#offline-bar")
+    expect(bar).to_contain_text("5 waiting")
+
+    phone.context.set_offline(False)
+    expect(bar).to_be_hidden(timeout=10_000)
+    assert session.deals.get(number=2).status == Deal.Status.FILED
+    third = session.deals.get(number=3)
+    assert [(tap.player.name, tap.undone_at is not None) for tap in third.taps.all()] == [
+        ("Cara", True)
+    ]
