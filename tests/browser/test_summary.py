@@ -76,3 +76,33 @@ def test_the_summary_fits_a_phone(new_phone, night, screenshot, size, locale):
 
     assert fits_width(page)
     screenshot(page, f"summary-10-{locale[:2]}-{size[0]}", full_page=True)
+
+
+# How many lines each name in the summary's points takes, counted from its text's boxes.
+POINTS_NAME_LINES = """() => [...document.querySelectorAll("table.summary-points tbody .name")]
+    .map((cell) => {
+        const range = document.createRange();
+        range.selectNodeContents(cell);
+        return new Set([...range.getClientRects()].map((box) => Math.round(box.top))).size;
+    })"""
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "vi-VN"])
+def test_the_summary_s_points_say_the_currency_once_and_keep_a_long_name_short(
+    new_phone, night, screenshot, locale
+):
+    """At 320 px "+120.000 VND" beside each name wrapped a 40-character name to six lines
+    (session 25's review). The heading says the currency once, as "Still owed" and the
+    standings do, and the amounts are the numbers alone."""
+    session = night(LONG)
+    page = new_phone(locale=locale)
+    page.set_viewport_size({"width": 320, "height": 568})
+    sign_in(page, "host", "table-of-four")
+    page.goto(f"/sessions/{session.pk}/summary/")
+
+    points = page.locator("table.summary-points")
+    expect(points.locator("thead")).to_contain_text(session.currency)
+    expect(points.locator("tbody .amount__currency").first).to_be_hidden()
+    points.scroll_into_view_if_needed()
+    screenshot(page, f"summary-11-points-{locale[:2]}-320")
+    assert max(page.evaluate(POINTS_NAME_LINES)) <= 3
