@@ -124,3 +124,50 @@ def test_leaderboard_light_and_vietnamese_fit_a_phone(phone, two_nights, screens
     assert fits_width(page)
     screenshot(page, "66-leaderboard-vi")
     screenshot(page, "67-leaderboard-vi-full", full_page=True)
+
+
+# Four names a Vietnamese table really has, told apart only by their last words.
+ALIKE = [
+    "Nguyễn Thị Minh Khai Phương Hồng Nhung",
+    "Nguyễn Thị Minh Khai Phương Hồng Nga",
+    "Nguyễn Thị Minh Khai Phương Kim Chi",
+    "Nguyễn Thị Minh Khai Phương Kim Anh",
+]
+
+# For each element matched: whether any of its text is cut off (an ellipsis, or text past
+# its box), and its text.
+WHOLE = """(selector) => [...document.querySelectorAll(selector)].map((cell) => {
+    const range = document.createRange();
+    range.selectNodeContents(cell);
+    const edge = cell.getBoundingClientRect();
+    return {
+        cut: cell.scrollWidth > cell.clientWidth
+            || [...range.getClientRects()].some((box) => box.right > edge.right + 0.5),
+        text: cell.textContent.split(/\\s+/).filter(Boolean).join(" "),
+    };
+})"""
+
+
+@pytest.mark.parametrize("locale", ["vi-VN", "en-GB"])
+def test_the_board_and_the_charts_show_names_that_start_alike_whole(
+    new_phone, make_session, user, screenshot, locale
+):
+    """At 320 px the board cut every name to "Nguyễn Th…" and the charts' legends to
+    "Nguyễn Thị Minh Khai Phươ…": four players of one family read the same, and no line
+    could be matched to its player (session 25's review). Each shows whole, wrapped."""
+    session, players = make_session(players=ALIKE, stake="10000", currency="VND")
+    play(session, players, [tuple(ALIKE[:3]), tuple(ALIKE[1:])], Actor(user=user))
+    page = new_phone(locale=locale)
+    page.set_viewport_size({"width": 320, "height": 568})
+    sign_in(page, "host", "table-of-four")
+    page.goto(f"/circles/{session.circle_id}/leaderboard/")
+
+    for selector in (".board__table tbody .board__name", ".legend__name"):
+        names = page.evaluate(WHOLE, selector)
+        assert [name["cut"] for name in names] == [False] * len(names), (selector, names)
+        assert {name["text"] for name in names} == set(ALIKE), (selector, names)
+    assert fits_width(page)
+    page.locator(".board__table").scroll_into_view_if_needed()
+    screenshot(page, f"leaderboard-names-whole-{locale}")
+    page.locator(".legend").first.scroll_into_view_if_needed()
+    screenshot(page, f"leaderboard-legend-whole-{locale}")
