@@ -3,6 +3,7 @@
 import re
 
 import pytest
+from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from tests.browser.conftest import fits_width, sign_in
@@ -183,17 +184,29 @@ def test_a_correction_s_places_show_enough_of_a_long_name_at_320(
     screenshot(phone, "27-deal-correction-320-vi")
 
 
+@pytest.mark.parametrize("username", ["host", "khuya1am", "phuong.nam.1am"])
 @pytest.mark.parametrize("locale", ["en-GB", "vi-VN"])
-def test_who_is_signed_in_shows_whole_in_the_header_at_320(new_phone, make_session, locale):
-    """Found by a tester: at 320 px "Đăng xuất" took the width and squeezed the account's
-    name to "de…": nobody could see who was signed in."""
+def test_who_is_signed_in_shows_whole_in_the_header_at_320(
+    new_phone, make_session, circle, screenshot, locale, username
+):
+    """Found by testers: at 320 px "Đăng xuất" took the width and squeezed the account's
+    name to "de…", then an 8-letter one to "khuy…" (session 25's review): nobody could see
+    who was signed in. A name takes two lines when it must."""
     session, _players = make_session()
+    if username != "host":
+        account = get_user_model().objects.create_user(username, password="table-of-four")
+        circle.members.add(account)
     phone = new_phone(locale, viewport={"width": 320, "height": 568})
-    sign_in(phone, "host", "table-of-four")
+    sign_in(phone, username, "table-of-four")
 
     phone.goto(f"/sessions/{session.pk}/standings/")
 
     name = phone.locator(".topbar__account .muted")
     assert name.evaluate("(e) => e.scrollWidth <= e.clientWidth")
+    assert name.evaluate("(e) => e.scrollHeight <= e.clientHeight + 1"), username
     assert name.evaluate("(e) => e.clientWidth") >= 56  # "demo" whole, not just "host"
+    assert " ".join(name.inner_text().split()) in (username, username.replace(" ", ""))
+    # no taller for it: the two lines fit beside "Đăng xuất", itself on two (75 px before)
+    assert phone.locator(".topbar").evaluate("(e) => e.getBoundingClientRect().height") <= 76
     assert fits_width(phone)
+    screenshot(phone, f"header-{username}-{locale}")
