@@ -3,7 +3,7 @@
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import fits_width
+from tests.browser.conftest import fits_width, sign_in
 from tracker.access import Actor
 from tracker.models import Deal
 from tracker.services import deal_tap
@@ -85,3 +85,47 @@ def test_vietnamese_sticks_and_fits_a_phone(phone, table_of_four, screenshot):
     page.goto(f"/circles/{session.circle_id}/sessions/new/")
     assert fits_width(page)
     screenshot(page, "37-vi-new-session", full_page=True)
+
+
+ALIKE = [
+    "Nguyễn Thị Minh Khai Phương Hoàng Lan Vy",
+    "Nguyễn Thị Minh Khai Phương Hoàng Lan Hà",
+    "Nguyễn Thị Minh Khai Phương Hoàng Lan My",
+    "Nguyễn Thị Minh Khai Phương Hoàng Lan Tú",
+]
+
+
+def test_an_instant_win_s_save_counts_the_payments_and_covers_no_chip_at_320(
+    new_phone, make_session, screenshot
+):
+    """Save named each of an instant win's three payments, two 40-character names apiece:
+    a button of twelve lines over the chips just picked (session 25's review). It counts
+    them ("3 người trả … mỗi người") and stays a few lines, under the chips."""
+    from scoring import Options
+
+    session, _players = make_session(
+        players=ALIKE, stake="10000", currency="VND", options=Options(instant_wins=True)
+    )
+    page = new_phone("vi-VN", viewport={"width": 320, "height": 568})
+    sign_in(page, "host", "table-of-four")
+    page.goto(f"/sessions/{session.pk}/")
+
+    page.locator(".action__button", has_text="Tới trắng").click()
+    sheet = page.locator(".action[open] .sheet")
+    claimant = sheet.locator("label.chip", has_text=ALIKE[2])
+    claimant.click()
+    kind = sheet.locator("input[name=kind]").first.locator("xpath=..")
+    kind.click()
+    save = sheet.locator(".sheet__save button")
+    expect(save).to_contain_text(f"3 người trả {ALIKE[2]} ")
+    expect(save).to_contain_text("mỗi người")
+    assert save.evaluate("(e) => e.getBoundingClientRect().height") < 150
+    kind.scroll_into_view_if_needed()
+    box = kind.bounding_box()
+    hit = page.evaluate(
+        "([x, y]) => document.elementFromPoint(x, y).closest('label')?.textContent.trim()",
+        [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2],
+    )
+    assert hit == kind.text_content().strip()  # the chip itself, not Save over it
+    assert fits_width(page)
+    screenshot(page, "31-vi-instant-win-save")

@@ -278,25 +278,56 @@ def twos_label(black: int, red: int) -> str:
 
 
 def save_label(preview: scoring.Preview, names: dict[int, str], currency: str) -> str:
-    """What a sheet's Save says it will move: "Save · Cara pays Ben 3.00 USD"."""
+    """What a sheet's Save says it will move: "Save · Cara pays Ben 3.00 USD".
+
+    Several payments are counted, not listed: an instant win's three, each with two
+    40-character names, made a Save of twelve lines at 320 px that covered the chips
+    above it. "3 players pay Ben 3.00 USD each" says the same for the payee the table
+    watches; the deal log lists every line once it is saved."""
     if not preview.gained and not preview.lost:
         return _("Save · no money moves now")
-    moves = [
-        _("%(payer)s pays %(payee)s %(amount)s")
-        % {
-            "payer": names.get(line.payer, "?"),
-            "payee": names.get(line.payee, "?"),
-            "amount": format_money(line.amount, currency),
-        }
-        for line in preview.gained
-    ]
-    moves += [
-        _("%(payer)s no longer pays %(payee)s %(amount)s")
-        % {
-            "payer": names.get(line.payer, "?"),
-            "payee": names.get(line.payee, "?"),
-            "amount": format_money(line.amount, currency),
-        }
-        for line in preview.lost
-    ]
+    moves = _moves(preview.gained, names, currency, lost=False)
+    moves += _moves(preview.lost, names, currency, lost=True)
     return _("Save · %(moves)s") % {"moves": " · ".join(moves)}
+
+
+def _moves(
+    lines: Sequence[scoring.LedgerLine], names: dict[int, str], currency: str, *, lost: bool
+) -> list[str]:
+    if not lines:
+        return []
+    if len(lines) == 1:
+        (line,) = lines
+        said = (
+            _("%(payer)s no longer pays %(payee)s %(amount)s")
+            if lost
+            else _("%(payer)s pays %(payee)s %(amount)s")
+        )
+        return [
+            said
+            % {
+                "payer": names.get(line.payer, "?"),
+                "payee": names.get(line.payee, "?"),
+                "amount": format_money(line.amount, currency),
+            }
+        ]
+    total = format_money(sum((line.amount for line in lines), Decimal(0)), currency)
+    payees = {line.payee for line in lines}
+    amounts = {line.amount for line in lines}
+    if len(payees) == 1:
+        values = {
+            "count": len(lines),
+            "payee": names.get(next(iter(payees)), "?"),
+            "amount": format_money(next(iter(amounts)), currency),
+            "total": total,
+        }
+        if lost:
+            return [_("%(count)s players no longer pay %(payee)s, %(total)s in all") % values]
+        if len(amounts) == 1:
+            return [_("%(count)s players pay %(payee)s %(amount)s each") % values]
+        return [_("%(count)s players pay %(payee)s, %(total)s in all") % values]
+    if lost:
+        return [
+            _("%(count)s payments fewer, %(total)s in all") % {"count": len(lines), "total": total}
+        ]
+    return [_("%(count)s payments, %(total)s in all") % {"count": len(lines), "total": total}]

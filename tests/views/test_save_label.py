@@ -1,0 +1,55 @@
+"""What a sheet's Save says it will move: one payment named, several counted (an instant
+win's three, with two 40-character names each, made a Save of twelve lines at 320 px that
+covered the chips above it: session 25's review)."""
+
+from decimal import Decimal
+
+import pytest
+from django.utils import translation
+
+import scoring
+from tracker.views.screens.words import save_label
+
+NAMES = {1: "Alice", 2: "Ben", 3: "Cara", 4: "Dev"}
+WIN = scoring.Reason.INSTANT_WIN
+
+
+def line(payer, payee, amount):
+    return scoring.LedgerLine(payer=payer, payee=payee, amount=Decimal(amount), reason=WIN)
+
+
+@pytest.mark.parametrize(
+    "gained, lost, said",
+    [
+        ((), (), "Save · no money moves now"),
+        ((line(3, 2, "3"),), (), "Save · Cara pays Ben 3.00 USD"),
+        ((), (line(3, 2, "3"),), "Save · Cara no longer pays Ben 3.00 USD"),
+        (
+            (line(1, 2, "3"), line(3, 2, "3"), line(4, 2, "3")),
+            (),
+            "Save · 3 players pay Ben 3.00 USD each",
+        ),
+        ((line(1, 2, "3"), line(3, 2, "6")), (), "Save · 2 players pay Ben, 9.00 USD in all"),
+        ((line(1, 2, "3"), line(3, 4, "6")), (), "Save · 2 payments, 9.00 USD in all"),
+        (
+            (line(1, 2, "3"),),
+            (line(1, 3, "2"), line(4, 3, "2")),
+            "Save · Alice pays Ben 3.00 USD · 2 players no longer pay Cara, 4.00 USD in all",
+        ),
+        ((), (line(1, 3, "2"), line(4, 2, "2")), "Save · 2 payments fewer, 4.00 USD in all"),
+    ],
+)
+def test_one_payment_is_named_and_several_are_counted(gained, lost, said):
+    preview = scoring.Preview(gained=gained, lost=lost)
+
+    with translation.override("en"):
+        assert save_label(preview, NAMES, "USD") == said
+
+
+def test_several_payments_are_counted_in_vietnamese_too():
+    preview = scoring.Preview(
+        gained=(line(1, 2, "10000"), line(3, 2, "10000"), line(4, 2, "10000"))
+    )
+
+    with translation.override("vi"):
+        assert save_label(preview, NAMES, "VND") == "Lưu · 3 người trả Ben 10.000 VND mỗi người"
