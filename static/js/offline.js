@@ -119,11 +119,12 @@
     return key.charAt(0) === "L" ? key.slice(1) : key;
   }
 
-  function nameOf(id) {
+  function nameOf(id, short) {
     var found = (plan.players || []).filter(function (player) {
       return String(player[0]) === String(id);
     })[0];
-    return found ? found[1] : "?";
+    // `short`: as Undo says it, "Nguyễn … Lan Vy" (the plan carries it: `told_apart`).
+    return found ? (short && found[2]) || found[1] : "?";
   }
 
   // The deal as it stands with the queue applied: its number, its records (the server's,
@@ -179,7 +180,8 @@
     }
     var id = playerOf(record.tap);
     var place = tapsOf(records).indexOf(record.tap);
-    return nameOf(id) + " " + (plan.places[place] || "");
+    // As the server says a tap ("Alice 1st", "Cara về Nhì"), with the name Undo says.
+    return say("tapped", { name: nameOf(id, true), place: plan.places[place] || "" });
   }
 
   function paintScreen() {

@@ -533,3 +533,34 @@ def test_offline_the_roles_and_undo_follow_the_deal_the_phone_is_on(
     assert [(tap.player.name, tap.undone_at is not None) for tap in third.taps.all()] == [
         ("Cara", True)
     ]
+
+
+ALIKE = [
+    "Nguyễn Thị Minh Khai Phương Hoàng Lan Vy",
+    "Nguyễn Thị Minh Khai Phương Hoàng Lan Hà",
+    "Nguyễn Thị Minh Khai Phương Hoàng Lan My",
+    "Nguyễn Thị Minh Khai Phương Hoàng Lan Tú",
+]
+# Whether Undo's label shows whole (not cut at its second line).
+UNDO_WHOLE = """() => { const label = document.querySelector(".thumb-bar .button--undo__label");
+    return label.scrollHeight <= label.clientHeight + 1; }"""
+
+
+def test_undo_names_whom_it_takes_back_at_320_online_and_offline(offline_phone, make_session):
+    """Undo said "Hoàn tác: Nguyễn Thị Minh Khai Phương Hoà…": neither the player nor the
+    place, with no question asked (session 25's review). It says a long name by its first
+    and last words, online and offline alike, and the place after it."""
+    session, _players = make_session(players=ALIKE)
+    phone = offline_phone("vi-VN", viewport={"width": 320, "height": 568})
+    sign_in(phone, "host", "table-of-four")
+    worker_keeps(phone, f"/sessions/{session.pk}/")
+    undo = phone.locator(".thumb-bar .button--undo__label")
+
+    tap(phone, ALIKE[0])
+    expect(undo).to_have_text("Hoàn tác: Nguyễn … Lan Vy về Nhất")
+    assert phone.evaluate(UNDO_WHOLE)
+
+    phone.context.set_offline(True)
+    tap(phone, ALIKE[3])
+    expect(undo).to_have_text("Hoàn tác: Nguyễn … Lan Tú về Nhì")
+    assert phone.evaluate(UNDO_WHOLE)

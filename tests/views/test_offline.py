@@ -137,7 +137,9 @@ def test_the_tap_screen_gives_the_phone_the_open_deal_and_its_orders(member, tab
     assert plan["scope"] == f"/sessions/{session.pk}/"
     assert plan["deals"] == f"/sessions/{session.pk}/deals/"
     assert plan["deal"] == 1
-    assert plan["players"] == [[players[name].pk, name] for name in ("Alice", "Ben", "Cara", "Dev")]
+    assert plan["players"] == [
+        [players[name].pk, name, name] for name in ("Alice", "Ben", "Cara", "Dev")
+    ]
     assert plan["records"] == []
     assert plan["places"] == ["1st", "2nd", "3rd", "4th"]
     assert plan["ahead"]["orders"][""] == {"tap": ids, "loser": []}

@@ -25,6 +25,7 @@ from tracker.views.screens.words import (
     deal_summary,
     describe_event,
     money_lines,
+    told_apart,
     trading_lines,
     undo_label,
 )
@@ -206,7 +207,7 @@ def tap_screen(table: Table, page: SessionPage, *, message: str = "") -> TapScre
             undo_names = previous_names
             screen.undo_reopens, screen.undo_deal = last is not None, previous.number
     screen.can_undo = last is not None
-    screen.undo = undo_label(last, undo_names, deal=screen.undo_deal)
+    screen.undo = undo_label(last, told_apart(undo_names), deal=screen.undo_deal)
     screen.offline = offline_plan(table, page)
     return screen
 
@@ -220,6 +221,7 @@ def offline_plan(table: Table, page: SessionPage) -> dict[str, object] | None:
     if state is None:
         return None
     names = state.names
+    said = told_apart({dp.player_id: dp.player.name for dp in state.players})
     records: list[Tap | DealEvent] = sorted([*state.taps, *state.events], key=lambda r: r.seq)
     described = []
     for record in records:
@@ -233,7 +235,8 @@ def offline_plan(table: Table, page: SessionPage) -> dict[str, object] | None:
         "deals": page.url("deals"),
         "deal": state.deal.number,
         "version": table.version,
-        "players": [[dp.player_id, dp.player.name] for dp in state.players],
+        # Each with the name Undo says (`told_apart`).
+        "players": [[dp.player_id, dp.player.name, said[dp.player_id]] for dp in state.players],
         "records": described,
         "places": [place_label(place) for place in range(1, len(state.players) + 1)],
         "ahead": ahead.taps_ahead(state.facts).as_json(),

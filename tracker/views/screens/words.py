@@ -171,6 +171,32 @@ def record_label(record: Tap | DealEvent, names: dict[int, str]) -> str:
     return labels[record.type] % {"player": player, "by": by, "owner": owner}
 
 
+# A name longer than this is said in Undo by its first word and its last ones.
+TOLD_APART_OVER = 20
+
+
+def told_apart(names: dict[int, str]) -> dict[int, str]:
+    """Each name as Undo says it: a long one as its first word and the fewest last words
+    (two at least) that no other name at the table ends with: "Nguyễn … Lan Vy". Undo has
+    two lines; "Undo Nguyễn Thị Minh Khai Phương Hoà…" named neither the player nor the
+    place, and four players of one family read the same (session 25's review). A
+    Vietnamese name is told apart by its last words. A name that cannot be told apart
+    this way (two alike to the end) stays whole."""
+    said = {}
+    for player, name in names.items():
+        words = name.split()
+        said[player] = name
+        if len(name) <= TOLD_APART_OVER or len(words) < 4:
+            continue
+        others = [" " + " ".join(other.split()) for pk, other in names.items() if pk != player]
+        for count in range(2, len(words) - 1):
+            tail = " ".join(words[-count:])
+            if not any(other.endswith(" " + tail) for other in others):
+                said[player] = f"{words[0]} … {tail}"
+                break
+    return said
+
+
 def undo_label(
     record: Tap | DealEvent | None, names: dict[int, str], *, deal: int | None = None
 ) -> str:

@@ -1,0 +1,67 @@
+"""Undo names a long name by its first word and the last words that tell it apart
+("Nguyễn … Lan Vy"): two lines held "Undo Nguyễn Thị Minh Khai Phương Hoà…", which named
+neither the player nor the place (session 25's review)."""
+
+import pytest
+
+from tests.views.helpers import htmx
+from tracker.views.screens.words import told_apart
+
+pytestmark = pytest.mark.django_db
+
+ALIKE = [
+    "Nguyễn Thị Minh Khai Phương Hoàng Lan Vy",
+    "Nguyễn Thị Minh Khai Phương Hoàng Lan Hà",
+    "Nguyễn Thị Minh Khai Phương Hồng Nhung",
+    "Nguyễn Thị Minh Khai Phương Hồng Nga",
+]
+
+
+def test_a_long_name_is_its_first_word_and_the_last_words_no_other_ends_with():
+    said = told_apart(dict(enumerate(ALIKE, start=1)))
+
+    assert said == {
+        1: "Nguyễn … Lan Vy",
+        2: "Nguyễn … Lan Hà",
+        3: "Nguyễn … Hồng Nhung",
+        4: "Nguyễn … Hồng Nga",
+    }
+
+
+def test_more_last_words_when_two_last_words_are_shared():
+    said = told_apart({1: "Trần Văn Bảo Long Hoàng Gia Anh", 2: "Lê Thị Ngọc Diễm Gia Anh"})
+
+    assert said == {1: "Trần … Hoàng Gia Anh", 2: "Lê … Diễm Gia Anh"}
+
+
+@pytest.mark.parametrize(
+    "names",
+    [
+        {1: "Alice", 2: "Ben"},  # short: whole
+        {1: "Nguyễn Thị Minh Khai", 2: "Ben"},  # twenty letters: whole
+        {1: "Nguyễnthịminhkhaiphươnghoànglanvy", 2: "Ben"},  # one word: whole
+        {1: "Nguyễn Thị Minh Khai Phương Lan", 2: "Nguyễn Thị Minh Khai Phương Lan"},
+    ],
+)
+def test_a_name_that_cannot_be_told_apart_so_stays_whole(names):
+    assert told_apart(names) == names
+
+
+def test_the_tap_screen_s_undo_and_the_offline_plan_say_the_short_name(member, make_session):
+    session, players = make_session(players=ALIKE)
+    deal = session.deals.get()
+
+    response = member.post(
+        f"/sessions/{session.pk}/tap/",
+        {"deal": deal.pk, "player": players[ALIKE[0]].pk, "out_before": "", "key": "k1"},
+        **htmx(),
+    )
+
+    screen = response.context["screen"]
+    assert screen.undo == "Undo Nguyễn … Lan Vy 1st"
+    assert [player[2] for player in screen.offline["players"]] == [
+        "Nguyễn … Lan Vy",
+        "Nguyễn … Lan Hà",
+        "Nguyễn … Hồng Nhung",
+        "Nguyễn … Hồng Nga",
+    ]
