@@ -155,3 +155,32 @@ def test_got_to_get_in_folds_so_the_players_stay_above_undo(
     page.locator(".players .player__tap", has_text=NAMES[0]).click()
     expect(page.locator(".player--out")).to_have_count(1)
     assert list(session.deals.get(number=2).taps.get().not_played.all()) == [players[NAMES[1]]]
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "vi-VN"])
+@pytest.mark.parametrize("size", SIZES, ids=["320x568", "360x640"])
+def test_the_players_stay_above_undo_with_the_offline_bar_showing(
+    new_phone, make_session, actor, circle, locale, size, screenshot
+):
+    """The offline bar at the top ("Mất kết nối — đồng bộ lần cuối lúc 20:58 · 4 đang
+    chờ", two lines in Vietnamese) pushed the lower row of players under Undo at 320 px
+    (session 25's review): a thumb aiming at its bottom hit Undo."""
+    page, _session, _players = after_a_filing(
+        new_phone, make_session, actor, locale, size, NAMES[:4]
+    )
+    page.context.set_offline(True)
+    expect(page.locator("#offline-bar")).to_be_visible()
+    page.evaluate("window.scrollTo(0, 0)")
+
+    page.locator(".players .player__tap", has_text=NAMES[3]).click()  # waits on the phone
+    bar = page.locator("#offline-bar")
+    expect(bar).to_contain_text({"en-GB": "1 waiting", "vi-VN": "1 đang chờ"}[locale])
+    page.evaluate("window.scrollTo(0, 0)")
+
+    label = f"{size['width']}x{size['height']}-{locale}"
+    screenshot(page, f"43-fold-offline-{label}")
+    assert page.evaluate(WHOLE_ABOVE_UNDO) == [True] * 4
+    # One thin line: what waits shows whole; the time last in sync gives way.
+    assert page.evaluate(LINES, ".offline-bar__line") == 1
+    count = page.locator(".offline-bar__count")
+    assert count.evaluate("(e) => e.scrollWidth <= e.clientWidth")
