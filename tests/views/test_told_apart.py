@@ -65,3 +65,26 @@ def test_the_tap_screen_s_undo_and_the_offline_plan_say_the_short_name(member, m
         "Nguyễn … Hồng Nhung",
         "Nguyễn … Hồng Nga",
     ]
+
+
+def test_the_correction_s_places_say_the_short_names(member, make_session, actor):
+    """A select shows the start of its choice: at 320 px the deal page's places read
+    "Nguyễn Thị Minh K" three times (session 25's review)."""
+    import re
+
+    from tracker.services import deal_tap
+
+    session, players = make_session(players=ALIKE)
+    deal = session.deals.get()
+    for name in ALIKE[:3]:
+        deal_tap(deal_id=deal.pk, player_id=players[name].pk, actor=actor)
+
+    page = member.get(f"/sessions/{session.pk}/deals/1/").content.decode()
+
+    select = re.search(r'<select name="place_1".*?</select>', page, re.S).group(0)
+    assert re.findall(r"<option[^>]*>([^<]*)</option>", select)[1:] == [
+        "Nguyễn … Lan Vy",
+        "Nguyễn … Lan Hà",
+        "Nguyễn … Hồng Nhung",
+        "Nguyễn … Hồng Nga",
+    ]

@@ -29,6 +29,7 @@ from tracker.views.screens.words import (
     not_saved,
     reason,
     record_label,
+    told_apart,
 )
 
 
@@ -96,7 +97,9 @@ def _correction_form(deal_page: selectors.DealPage, data: Any = None) -> table_f
     names = deal_page.names
     return table_forms.CorrectionForm(
         data,
-        players=list(names.items()),
+        # As Undo says them ("Nguyễn … Lan Vy"): a select shows the start of its choice,
+        # and at 320 px the places read "Nguyễn Thị Minh K" three times (session 25).
+        players=list(told_apart(names).items()),
         places=min(max(podium, len(placed)), size),
         ask_loser=rules.stake_rule == scoring.StakeRule.LOSER_PAYS and size > podium + 1,
         events=[
