@@ -210,3 +210,21 @@ def test_who_is_signed_in_shows_whole_in_the_header_at_320(
     assert phone.locator(".topbar").evaluate("(e) => e.getBoundingClientRect().height") <= 76
     assert fits_width(phone)
     screenshot(phone, f"header-{username}-{locale}")
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "vi-VN"])
+def test_the_new_player_box_is_wide_enough_to_read_at_320(new_phone, circle, locale, screenshot):
+    """Beside "Thêm người chơi" the box was 68 px and said "Người ch" (session 25's
+    review): the button goes under it when both do not fit."""
+    phone = new_phone(locale, viewport={"width": 320, "height": 568})
+    sign_in(phone, "host", "table-of-four")
+    phone.goto(f"/circles/{circle.pk}/")
+
+    box = phone.locator("form[action$='/players/'] input[name=name]")
+    assert box.evaluate("(e) => e.getBoundingClientRect().width") >= 144
+    assert box.evaluate("(e) => e.scrollWidth <= e.clientWidth")
+    assert fits_width(phone)
+    box.fill("Nguyễn Thị Minh Khai Phương Hoàng Lan Vy")
+    phone.locator("form[action$='/players/'] button").click()
+    expect(phone.locator(".list__title", has_text="Lan Vy")).to_have_count(1)
+    screenshot(phone, f"circle-new-player-{locale}")
