@@ -106,3 +106,6 @@ def test_the_summary_s_points_say_the_currency_once_and_keep_a_long_name_short(
     points.scroll_into_view_if_needed()
     screenshot(page, f"summary-11-points-{locale[:2]}-320")
     assert max(page.evaluate(POINTS_NAME_LINES)) <= 3
+    # The way on to settle up is a button a thumb finds, not a line of text 19 px tall.
+    settle = page.locator("#owed-title ~ p a")
+    assert settle.evaluate("(e) => e.getBoundingClientRect().height") >= 48
