@@ -671,6 +671,15 @@
     });
   }
 
+  // Offline, a sheet's Save does not ask the server what it would move (it says "Save"):
+  // the question could not be sent, and htmx logged an error for every chip tapped.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var element = event.detail && event.detail.elt;
+    if (!navigator.onLine && element && element.closest && element.closest(".sheet__save")) {
+      event.preventDefault();
+    }
+  });
+
   document.addEventListener("htmx:sendError", lost);
   document.addEventListener("htmx:timeout", lost);
   document.addEventListener("htmx:responseError", lost);

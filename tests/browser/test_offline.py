@@ -104,11 +104,15 @@ def test_a_deal_recorded_offline_waits_reopens_and_files_once(
     phone = offline_phone()
     sign_in(phone, "host", "table-of-four")
     worker_keeps(phone, f"/sessions/{session.pk}/")
+    problems = []
+    phone.on("console", lambda message: message.type == "error" and problems.append(message.text))
 
     phone.context.set_offline(True)
     bar = phone.locator("#offline-bar")
     expect(bar).to_contain_text("Offline — last in sync at")
     chop(phone)
+    # The sheet's Save did not ask the server what it would move: no request failed.
+    assert problems == []
     expect(phone.locator(".deal-log__waiting")).to_have_text("2 chopped: Ben, Alice, Cutup, 1 ♠♣")
     tap(phone, "Alice")
     tap(phone, "Cara")
