@@ -53,3 +53,65 @@ def test_several_payments_are_counted_in_vietnamese_too():
 
     with translation.override("vi"):
         assert save_label(preview, NAMES, "VND") == "Lưu · 3 người trả Ben 10.000 VND mỗi người"
+
+
+def test_one_player_paying_for_two_reasons_is_one_payment():
+    """A ledger line a reason: Ben's hand, a card left and an unused black 2, is two lines
+    from Ben to Alice. Counted as lines, Save said "2 players pay Alice 0.50 USD each"
+    (the review of session 25)."""
+    preview = scoring.Preview(
+        gained=(
+            scoring.LedgerLine(2, 1, Decimal("0.50"), scoring.Reason.CARDS_LEFT),
+            scoring.LedgerLine(2, 1, Decimal("0.50"), scoring.Reason.UNUSED_BLACK_TWO),
+            scoring.LedgerLine(3, 1, Decimal("0.50"), scoring.Reason.CARDS_LEFT),
+        ),
+        lost=(
+            scoring.LedgerLine(4, 1, Decimal("1"), scoring.Reason.CARDS_LEFT),
+            scoring.LedgerLine(4, 1, Decimal("1"), scoring.Reason.UNUSED_RED_TWO),
+        ),
+    )
+
+    with translation.override("en"):
+        said = save_label(preview, NAMES, "USD")
+
+    assert said == (
+        "Save · 2 players pay Alice, 1.50 USD in all · Dev no longer pays Alice 2.00 USD"
+    )
+    with translation.override("en"):
+        assert save_label(scoring.Preview(gained=preview.gained[:2]), NAMES, "USD") == (
+            "Save · Ben pays Alice 1.00 USD"
+        )
+
+
+@pytest.mark.django_db
+def test_the_hand_sheet_s_save_says_one_player_for_one_hand(member, make_session):
+    from django.urls import reverse
+
+    from scoring import Options
+    from tests.views.helpers import htmx, open_deal
+
+    session, players = make_session(
+        format="winner_takes_all",
+        stake_rule="per_card",
+        stake="0.50",
+        options=Options(penalties=True),
+    )
+    member.post(
+        reverse("member:tap_player", kwargs={"session_id": session.pk}),
+        {"deal": open_deal(session).pk, "player": players["Alice"].pk, "key": "t1"},
+        **htmx(),
+    )
+    hand = {
+        "type": "hand",
+        "deal": open_deal(session).pk,
+        "player": players["Ben"].pk,
+        "cards": 1,
+        "black_twos": 1,
+        "key": "hand-1",
+    }
+
+    said = member.get(
+        reverse("member:event_preview", kwargs={"session_id": session.pk}), hand, **htmx()
+    ).content.decode()
+
+    assert "Save · Ben pays Alice 1.00 USD" in said  # a card left and an unused black 2

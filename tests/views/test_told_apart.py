@@ -88,3 +88,11 @@ def test_the_correction_s_places_say_the_short_names(member, make_session, actor
         "Nguyễn … Hồng Nhung",
         "Nguyễn … Hồng Nga",
     ]
+
+
+def test_tails_alike_but_for_case_are_alike():
+    """A circle holds names apart only beyond case: "… Lan Vy" and "… lan vy" told two
+    players apart by two capitals (the review of session 25)."""
+    said = told_apart({1: "Nguyễn Thị Minh Khai Lan Vy", 2: "Nguyễn Thị Hồng Nhung lan vy"})
+
+    assert said == {1: "Nguyễn … Khai Lan Vy", 2: "Nguyễn … Nhung lan vy"}

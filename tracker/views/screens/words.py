@@ -188,10 +188,13 @@ def told_apart(names: dict[int, str]) -> dict[int, str]:
         said[player] = name
         if len(name) <= TOLD_APART_OVER or len(words) < 4:
             continue
-        others = [" " + " ".join(other.split()) for pk, other in names.items() if pk != player]
+        # Alike but for case is alike: a circle holds names apart only beyond case.
+        others = [
+            " " + " ".join(other.split()).casefold() for pk, other in names.items() if pk != player
+        ]
         for count in range(2, len(words) - 1):
             tail = " ".join(words[-count:])
-            if not any(other.endswith(" " + tail) for other in others):
+            if not any(other.endswith(" " + tail.casefold()) for other in others):
                 said[player] = f"{words[0]} … {tail}"
                 break
     return said
@@ -320,10 +323,15 @@ def save_label(preview: scoring.Preview, names: dict[int, str], currency: str) -
 def _moves(
     lines: Sequence[scoring.LedgerLine], names: dict[int, str], currency: str, *, lost: bool
 ) -> list[str]:
-    if not lines:
+    # What each payer pays each payee: a ledger line a reason, so one player's hand (a card
+    # left and an unused 2) is two lines from one payer, and was "2 players pay".
+    owed: dict[tuple[int, int], Decimal] = defaultdict(Decimal)
+    for line in lines:
+        owed[line.payer, line.payee] += line.amount
+    if not owed:
         return []
-    if len(lines) == 1:
-        (line,) = lines
+    if len(owed) == 1:
+        (payer, payee), amount = next(iter(owed.items()))
         said = (
             _("%(payer)s no longer pays %(payee)s %(amount)s")
             if lost
@@ -332,17 +340,17 @@ def _moves(
         return [
             said
             % {
-                "payer": names.get(line.payer, "?"),
-                "payee": names.get(line.payee, "?"),
-                "amount": format_money(line.amount, currency),
+                "payer": names.get(payer, "?"),
+                "payee": names.get(payee, "?"),
+                "amount": format_money(amount, currency),
             }
         ]
-    total = format_money(sum((line.amount for line in lines), Decimal(0)), currency)
-    payees = {line.payee for line in lines}
-    amounts = {line.amount for line in lines}
+    total = format_money(sum(owed.values(), Decimal(0)), currency)
+    payees = {payee for _payer, payee in owed}
+    amounts = set(owed.values())
     if len(payees) == 1:
         values = {
-            "count": len(lines),
+            "count": len(owed),
             "payee": names.get(next(iter(payees)), "?"),
             "amount": format_money(next(iter(amounts)), currency),
             "total": total,
@@ -354,6 +362,6 @@ def _moves(
         return [_("%(count)s players pay %(payee)s, %(total)s in all") % values]
     if lost:
         return [
-            _("%(count)s payments fewer, %(total)s in all") % {"count": len(lines), "total": total}
+            _("%(count)s payments fewer, %(total)s in all") % {"count": len(owed), "total": total}
         ]
-    return [_("%(count)s payments, %(total)s in all") % {"count": len(lines), "total": total}]
+    return [_("%(count)s payments, %(total)s in all") % {"count": len(owed), "total": total}]
