@@ -335,6 +335,24 @@
       undoRecord = reopened.records[reopened.records.length - 1];
       undoText = say("undoDeal", { number: reopened.number, what: recordLabel(undoRecord, reopened.records) });
     }
+    // The server's words for its Undo question, kept before the first change: the phone
+    // back on the deal the server drew (what it filed here undone again) asks the
+    // server's question again, not one about a deal it no longer has.
+    screen.querySelectorAll(".thumb-bar .undo-confirm").forEach(function (sheet) {
+      if (!sheet.squareScoresDrawn) {
+        var text = function (selector) {
+          var found = sheet.querySelector(selector);
+          return found ? found.textContent : "";
+        };
+        var save = sheet.querySelector(".sheet__save button");
+        sheet.squareScoresDrawn = {
+          title: text(".sheet__title"),
+          why: text(".sheet > p"),
+          label: text(".button--undo__label"),
+          save: save && save.firstChild ? save.firstChild.nodeValue : "",
+        };
+      }
+    });
     screen.querySelectorAll(".thumb-bar .button--undo").forEach(function (undo) {
       var label = undo.querySelector(".button--undo__label");
       if (label) {
@@ -355,20 +373,24 @@
         sheet.open = false;
         return;
       }
-      if (state.filed.length) {
-        var back = state.filed[state.filed.length - 1];
-        var title = sheet.querySelector(".sheet__title");
-        var why = sheet.querySelector(".sheet > p");
-        if (title) {
-          title.textContent = say("reopen", { number: back.number });
-        }
-        if (why) {
-          why.textContent = say("reopenWhy", { number: back.number, next: state.deal });
-        }
-      }
+      var title = sheet.querySelector(".sheet__title");
+      var why = sheet.querySelector(".sheet > p");
+      var label = sheet.querySelector(".button--undo__label");
       var save = sheet.querySelector(".sheet__save button");
-      if (save && save.firstChild && save.firstChild.nodeType === Node.TEXT_NODE) {
-        save.firstChild.nodeValue = undoText;
+      var saveText = save && save.firstChild && save.firstChild.nodeType === Node.TEXT_NODE ? save.firstChild : null;
+      var drawn = sheet.squareScoresDrawn;
+      var back = state.filed[state.filed.length - 1];
+      if (title) {
+        title.textContent = back ? say("reopen", { number: back.number }) : drawn.title;
+      }
+      if (why) {
+        why.textContent = back ? say("reopenWhy", { number: back.number, next: state.deal }) : drawn.why;
+      }
+      if (label && !back) {
+        label.textContent = drawn.label;
+      }
+      if (saveText) {
+        saveText.nodeValue = back ? undoText : drawn.save;
       }
     });
   }

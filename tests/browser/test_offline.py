@@ -568,3 +568,42 @@ def test_undo_names_whom_it_takes_back_at_320_online_and_offline(offline_phone, 
     tap(phone, ALIKE[3])
     expect(undo).to_have_text("Hoàn tác: Nguyễn … Lan Tú về Nhì")
     assert phone.evaluate(UNDO_WHOLE)
+
+
+def test_undone_back_to_the_server_s_deal_undo_asks_the_server_s_question(
+    offline_phone, make_session, user
+):
+    """Offline the phone files deal 2 (the question becomes "Re-open deal 2?"), re-opens
+    it and takes back its two other taps: it is on deal 2 again, empty, as the server drew
+    it. The question said "Re-open deal 2? ... deal 3, still empty, goes away" over it; it
+    is the server's again, about deal 1 (found by session 25's review)."""
+    session, players = make_session()
+    first = session.deals.get()
+    for name in ("Alice", "Cara", "Ben"):
+        deal_tap(deal_id=first.pk, player_id=players[name].pk, actor=Actor(user=user))
+    phone = offline_phone()
+    sign_in(phone, "host", "table-of-four")
+    worker_keeps(phone, f"/sessions/{session.pk}/")
+    undo = phone.locator(".thumb-bar .button--undo")
+    sheet = phone.locator(".undo-confirm[open] .sheet")
+    expect(undo).to_contain_text("Undo deal 1: Ben 3rd")
+
+    phone.context.set_offline(True)
+    for name in ("Ben", "Cara", "Alice"):
+        tap(phone, name)
+    expect(phone.locator(".tap__deal")).to_have_text("· Deal 3")
+    undo.click()
+    expect(sheet.locator(".sheet__title")).to_have_text("Re-open deal 2?")
+    sheet.locator(".sheet__save button").click()  # deal 2 open again: Ben, Cara wait
+    expect(phone.locator(".tap__deal")).to_have_text("· Deal 2")
+    expect(undo).to_contain_text("Undo Cara 2nd")
+    undo.click()  # plain: takes Cara back
+    expect(undo).to_contain_text("Undo Ben 1st")
+    undo.click()  # plain: takes Ben back
+    expect(phone.locator("#offline-bar")).to_contain_text("6 waiting")
+
+    expect(undo).to_contain_text("Undo deal 1: Ben 3rd")
+    undo.click()
+    expect(sheet.locator(".sheet__title")).to_have_text("Re-open deal 1?")
+    expect(sheet).to_contain_text("deal 2, still empty, goes away")
+    expect(sheet.locator(".sheet__save button")).to_contain_text("Undo deal 1: Ben 3rd")
