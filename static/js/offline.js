@@ -180,7 +180,11 @@
     }
     var id = playerOf(record.tap);
     var place = tapsOf(records).indexOf(record.tap);
-    // As the server says a tap ("Alice 1st", "Cara về Nhì"), with the name Undo says.
+    // As the server says a tap ("Alice 1st", "Cara về Nhì", "Dev lost"), with the name
+    // Undo says.
+    if (String(record.tap).charAt(0) === "L") {
+      return say("tappedLost", { name: nameOf(id, true) });
+    }
     return say("tapped", { name: nameOf(id, true), place: plan.places[place] || "" });
   }
 

@@ -607,3 +607,24 @@ def test_undone_back_to_the_server_s_deal_undo_asks_the_server_s_question(
     expect(sheet.locator(".sheet__title")).to_have_text("Re-open deal 1?")
     expect(sheet).to_contain_text("deal 2, still empty, goes away")
     expect(sheet.locator(".sheet__save button")).to_contain_text("Undo deal 1: Ben 3rd")
+
+
+def test_a_loser_tapped_offline_is_said_lost_as_the_server_says_it(
+    offline_phone, make_session, user
+):
+    """Offline, Undo said a loser tap as a place ("Eve 5th"); the server says "Eve lost"
+    (found by session 25's review)."""
+    session, players = make_session(players=("Alice", "Ben", "Cara", "Dev", "Eve"))
+    deal = session.deals.get()
+    for name in ("Alice", "Ben", "Cara"):
+        deal_tap(deal_id=deal.pk, player_id=players[name].pk, actor=Actor(user=user))
+    phone = offline_phone()
+    sign_in(phone, "host", "table-of-four")
+    worker_keeps(phone, f"/sessions/{session.pk}/")
+    expect(phone.locator(".question")).to_contain_text("Who lost?")
+
+    phone.context.set_offline(True)
+    phone.locator(".player__tap--loser", has_text="Eve").click()
+
+    expect(phone.locator(".tap__deal")).to_have_text("· Deal 2")
+    expect(phone.locator(".thumb-bar .button--undo")).to_contain_text("Undo deal 1: Eve lost")
