@@ -189,14 +189,10 @@ def check_invite(invite: Invite) -> None:
         raise NotFound(INVITE_EXPIRED, code="invite_expired")
 
 
-def access_invite(actor: Actor, invite_id: int, *, circle: Circle | None = None) -> Invite:
-    """An invite to one of the caller's circles (members make, see and revoke them); with
-    `circle`, to that circle only (a page whose address names the circle)."""
+def access_invite(actor: Actor, invite_id: int) -> Invite:
+    """An invite to one of the caller's circles (members make, see and revoke them)."""
     require(actor, Role.MEMBER)
-    invites = Invite.objects.filter(pk=invite_id, circle__members=actor.user)
-    if circle is not None:
-        invites = invites.filter(circle=circle)
-    invite = _one(invites)
+    invite = _one(Invite.objects.filter(pk=invite_id, circle__members=actor.user))
     if invite is None:
         raise NotFound(NO_INVITE, id=invite_id)
     return invite

@@ -21,8 +21,8 @@ from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 
 from tracker import selectors, services
-from tracker.access import access_invite, access_player, check_invite, invite_by_token
-from tracker.errors import Refusal
+from tracker.access import NO_INVITE, access_invite, access_player, check_invite, invite_by_token
+from tracker.errors import NotFound, Refusal
 from tracker.models import Circle, Invite
 from tracker.services.members import Removed
 from tracker.views import forms
@@ -148,7 +148,9 @@ def invite_new(request: HttpRequest, circle_id: int) -> HttpResponse:
 @member_page(methods=("POST",))
 def invite_revoke(request: HttpRequest, circle_id: int) -> HttpResponse:
     def revoke(circle: Circle, form: Any) -> Invite:
-        invite = access_invite(account(request), form.cleaned_data["invite"], circle=circle)
+        invite = access_invite(account(request), form.cleaned_data["invite"])
+        if invite.circle_id != circle.pk:  # another circle's: not on this circle's page
+            raise NotFound(NO_INVITE, id=invite.pk)
         return services.invite_revoke(invite_id=invite.pk, actor=account(request))
 
     return _member_write(request, circle_id, forms.InviteRevokeForm, revoke)
