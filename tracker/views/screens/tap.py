@@ -221,7 +221,7 @@ def offline_plan(table: Table, page: SessionPage) -> dict[str, object] | None:
     if state is None:
         return None
     names = state.names
-    said = told_apart({dp.player_id: dp.player.name for dp in state.players})
+    said = told_apart(names)
     records: list[Tap | DealEvent] = sorted([*state.taps, *state.events], key=lambda r: r.seq)
     described = []
     for record in records:
