@@ -41,6 +41,19 @@ def tap(page, name):
     page.locator(".players:not(.players--question) .player__tap", has_text=name).click()
 
 
+def kept_after_taps(offline_phone, table, user, names):
+    """`names` tapped out on deal 1 through the services (three of four file it), then a
+    phone signed in, its service worker keeping the tap screen: `(session, phone)`."""
+    session, players = table
+    deal = session.deals.get()
+    for name in names:
+        deal_tap(deal_id=deal.pk, player_id=players[name].pk, actor=Actor(user=user))
+    phone = offline_phone()
+    sign_in(phone, "host", "table-of-four")
+    worker_keeps(phone, f"/sessions/{session.pk}/")
+    return session, phone
+
+
 def alice_and_ben_wait(offline_phone, make_session):
     """A phone that went offline on deal 1 and tapped Alice, then Ben: two waiting."""
     session, players = make_session()
@@ -488,13 +501,7 @@ def test_offline_the_roles_and_undo_follow_the_deal_the_phone_is_on(
     leads, not deal 2's roles. The server drew Undo as "Re-open deal 1?"; offline it asks
     about deal 2, the deal this phone filed, and once a tap waits on deal 3 Undo takes it
     back without asking anything (it asked to re-open deal 1, then took back the tap)."""
-    session, players = make_session()
-    first = session.deals.get()
-    for name in ("Alice", "Cara", "Ben"):
-        deal_tap(deal_id=first.pk, player_id=players[name].pk, actor=Actor(user=user))
-    phone = offline_phone()
-    sign_in(phone, "host", "table-of-four")
-    worker_keeps(phone, f"/sessions/{session.pk}/")
+    session, phone = kept_after_taps(offline_phone, make_session(), user, ("Alice", "Cara", "Ben"))
 
     def roles(name):
         return phone.locator(".player__tap", has_text=name).locator(".role:visible")
@@ -577,13 +584,7 @@ def test_undone_back_to_the_server_s_deal_undo_asks_the_server_s_question(
     it and takes back its two other taps: it is on deal 2 again, empty, as the server drew
     it. The question said "Re-open deal 2? ... deal 3, still empty, goes away" over it; it
     is the server's again, about deal 1 (found by session 25's review)."""
-    session, players = make_session()
-    first = session.deals.get()
-    for name in ("Alice", "Cara", "Ben"):
-        deal_tap(deal_id=first.pk, player_id=players[name].pk, actor=Actor(user=user))
-    phone = offline_phone()
-    sign_in(phone, "host", "table-of-four")
-    worker_keeps(phone, f"/sessions/{session.pk}/")
+    session, phone = kept_after_taps(offline_phone, make_session(), user, ("Alice", "Cara", "Ben"))
     undo = phone.locator(".thumb-bar .button--undo")
     sheet = phone.locator(".undo-confirm[open] .sheet")
     expect(undo).to_contain_text("Undo deal 1: Ben 3rd")
@@ -614,13 +615,8 @@ def test_a_loser_tapped_offline_is_said_lost_as_the_server_says_it(
 ):
     """Offline, Undo said a loser tap as a place ("Eve 5th"); the server says "Eve lost"
     (found by session 25's review)."""
-    session, players = make_session(players=("Alice", "Ben", "Cara", "Dev", "Eve"))
-    deal = session.deals.get()
-    for name in ("Alice", "Ben", "Cara"):
-        deal_tap(deal_id=deal.pk, player_id=players[name].pk, actor=Actor(user=user))
-    phone = offline_phone()
-    sign_in(phone, "host", "table-of-four")
-    worker_keeps(phone, f"/sessions/{session.pk}/")
+    table = make_session(players=("Alice", "Ben", "Cara", "Dev", "Eve"))
+    session, phone = kept_after_taps(offline_phone, table, user, ("Alice", "Ben", "Cara"))
     expect(phone.locator(".question")).to_contain_text("Who lost?")
 
     phone.context.set_offline(True)

@@ -171,8 +171,8 @@ def test_settle_up_and_payment_details_fit_a_phone(new_phone, dong_table, screen
     screenshot(page, f"settle-13-circle-{name}", full_page=True)
 
 
-# How many lines each name in "Still owed" takes, counted from its text's boxes.
-OWED_NAME_LINES = """() => [...document.querySelectorAll("table.balances tbody .name")]
+# How many lines each cell `selector` matches takes, counted from its text's boxes.
+NAME_LINES = """(selector) => [...document.querySelectorAll(selector)]
     .map((cell) => {
         const range = document.createRange();
         range.selectNodeContents(cell);
@@ -205,7 +205,7 @@ def test_still_owed_keeps_a_long_name_to_three_lines_at_320(
     expect(balances.locator("thead")).to_contain_text("VND")
     expect(balances.locator("tbody .amount__currency").first).to_be_hidden()
     screenshot(page, f"settle-14-still-owed-{locale[:2]}-320")
-    assert page.evaluate(OWED_NAME_LINES) == [3, 3, 3, 3]
+    assert page.evaluate(NAME_LINES, "table.balances tbody .name") == [3, 3, 3, 3]
     # Paid in part: what is owed now, and the net it came from, each under the heading.
     sep = "." if locale == "vi-VN" else ","
     first = balances.locator("tbody tr", has_text=LONG[0])

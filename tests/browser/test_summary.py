@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import fits_width, sign_in
-from tests.browser.test_settle import LONG
+from tests.browser.test_settle import LONG, NAME_LINES
 from tracker.services import deal_tap, share_link_create
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -78,15 +78,6 @@ def test_the_summary_fits_a_phone(new_phone, night, screenshot, size, locale):
     screenshot(page, f"summary-10-{locale[:2]}-{size[0]}", full_page=True)
 
 
-# How many lines each name in the summary's points takes, counted from its text's boxes.
-POINTS_NAME_LINES = """() => [...document.querySelectorAll("table.summary-points tbody .name")]
-    .map((cell) => {
-        const range = document.createRange();
-        range.selectNodeContents(cell);
-        return new Set([...range.getClientRects()].map((box) => Math.round(box.top))).size;
-    })"""
-
-
 @pytest.mark.parametrize("locale", ["en-GB", "vi-VN"])
 def test_the_summary_s_points_say_the_currency_once_and_keep_a_long_name_short(
     new_phone, night, screenshot, locale
@@ -105,7 +96,7 @@ def test_the_summary_s_points_say_the_currency_once_and_keep_a_long_name_short(
     expect(points.locator("tbody .amount__currency").first).to_be_hidden()
     points.scroll_into_view_if_needed()
     screenshot(page, f"summary-11-points-{locale[:2]}-320")
-    assert max(page.evaluate(POINTS_NAME_LINES)) <= 3
+    assert max(page.evaluate(NAME_LINES, "table.summary-points tbody .name")) <= 3
     # The way on to settle up is a button a thumb finds, not a line of text 19 px tall.
     settle = page.locator("#owed-title ~ p a")
     assert settle.evaluate("(e) => e.getBoundingClientRect().height") >= 48
