@@ -589,3 +589,83 @@ def test_an_id_written_as_a_json_fraction_is_refused_wherever_an_id_goes(api, st
         assert response.status_code == 400, (path, response.status_code, response.content)
         assert response.json()["code"] == "invalid", (path, response.json())
         assert db_state() == before, path
+
+
+def test_a_field_the_body_does_not_take_is_refused_naming_the_ones_it_does(api, start, circle):
+    """A misspelt field was left out quietly: a correction sent as `remove_events` was
+    recorded as a correction that changed nothing, answered 200. Every request body now
+    refuses a key it does not know (400 `invalid`, the sentence naming the fields), and
+    changes nothing."""
+    table = start()
+    alice, ben, cara = table.p["Alice"], table.p["Ben"], table.p["Cara"]
+    filed = table.deal
+    table.tap(filed, "Alice", "Cara", "Ben")
+    before = db_state()
+    for path, body, unknown, fields in [
+        (
+            f"/api/deals/{filed}/correction/",
+            {"remove_events": [1], "reason": "typo"},
+            "remove_events",
+            "taps, loser, add_events, reason",
+        ),
+        (
+            f"/api/deals/{table.deal}/taps/",
+            {"player": alice, "lost": True},
+            "lost",
+            "player, not_played, loser, out_before",
+        ),
+        (
+            f"/api/deals/{table.deal}/events/",
+            {"type": "hand", "player": ben, "cards": 3, "card": 2},
+            "card",
+            "type, player, cards, black_twos, red_twos, cutups, bombs",
+        ),
+        (
+            f"/api/sessions/{table.id}/payments/",
+            {"from": cara, "to": alice, "amount": "1.00", "note": "cash"},
+            "note",
+            "from, to, amount, currency",
+        ),
+        (
+            "/api/sessions/",
+            {"circle": circle.pk, "name": "X", "players": [alice, ben], "stakes": "5"},
+            "stakes",
+            "circle, name, players, format, stake_rule, stake, currency, hand_size, options",
+        ),
+        (f"/api/circles/{circle.pk}/players/", {"name": "Eve", "nick": "E"}, "nick", "name"),
+        (f"/api/sessions/{table.id}/share-links/", {"role": "viewer", "days": 3}, "days", "role"),
+    ]:
+        response = api.post(path, body)
+
+        assert response.status_code == 400, (path, response.status_code, response.content)
+        assert response.json() == {
+            "detail": f"{unknown}: no such field; the fields are {fields}.",
+            "code": "invalid",
+            "fields": {unknown: [f"no such field; the fields are {fields}."]},
+        }, path
+        assert db_state() == before, path
+
+
+def test_a_field_only_shown_is_known_and_ignored(api, start):
+    """An event sent back as the API shows it (with its `id` and `seq`) is still taken."""
+    table = start()
+    response = api.post(
+        f"/api/deals/{table.deal}/events/",
+        {"type": "hand", "player": table.p["Ben"], "cards": 3, "id": 5, "seq": 1},
+    )
+
+    assert response.status_code == 201, response.content
+
+
+def test_the_schema_closes_every_request_body(api):
+    schemas = api.get("/api/schema/", HTTP_ACCEPT="application/json").json()["components"][
+        "schemas"
+    ]
+
+    inputs = [
+        name
+        for name in schemas
+        if name.endswith(("Input", "IO", "Event")) and name != "DealEvent"  # one of the events
+    ]
+    assert len(inputs) >= 17
+    assert all(schemas[name]["additionalProperties"] is False for name in inputs), inputs

@@ -28,13 +28,13 @@ from tracker import selectors, services
 from tracker.access import Role
 from tracker.api.base import PARSERS, ApiView, gated, no_store
 from tracker.api.exceptions import api_exception_handler
-from tracker.api.fields import StringField
+from tracker.api.fields import ClosedInput, StringField
 from tracker.api.schema import ERROR, RETRY_AFTER, THROTTLED, TOO_LARGE, reads, writes
 from tracker.errors import Invalid, LockedOut
 from tracker.models import ApiToken
 
 
-class TokenInput(serializers.Serializer):
+class TokenInput(ClosedInput):
     username = StringField()
     password = StringField(trim_whitespace=False, style={"input_type": "password"})
     name = StringField(

@@ -10,12 +10,12 @@ from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_fiel
 from rest_framework import serializers
 
 import scoring
-from tracker.api.fields import IdField, renamed
+from tracker.api.fields import ClosedInput, IdField, renamed
 from tracker.models import DealEvent
 from tracker.records import event_record
 
 
-class EventBase(serializers.Serializer):
+class EventBase(ClosedInput):
     id = serializers.IntegerField(read_only=True)
     seq = serializers.IntegerField(read_only=True, help_text="Order on the deal.")
     type = serializers.CharField()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import Any, NoReturn
 
 from django.utils.functional import Promise, lazy
 from django.utils.text import capfirst
@@ -45,6 +45,45 @@ DIGITS = re.compile(r"[0-9]{1,19}")
 AMOUNT_TEXT = re.compile(r"[0-9]+(\.[0-9]+)?|\.[0-9]+")
 
 money = money_text  # the API, the CSV export and the pages agree on amounts
+
+
+# --- Request bodies ---------------------------------------------------------------------
+
+# What a browsable API's HTML form adds to what it posts.
+FORM_KEYS = frozenset({"csrfmiddlewaretoken"})
+
+
+class ClosedInput(serializers.Serializer):
+    """A request body's object: a key it does not know is refused (400), naming the ones
+    it takes. DRF leaves such a key out quietly, and a misspelt one then changes nothing
+    while the answer says it worked: a correction sent as `remove_events` for `add_events`
+    was recorded, with its reason, as a correction that changed nothing. A read-only field
+    (an event's `id`, sent back as the API showed it) is known, and ignored as before.
+    The schema says it too (`additionalProperties: false`, `tracker.api.schema`)."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, dict):
+            unknown = sorted(
+                str(key) for key in data if key not in self.fields and key not in FORM_KEYS
+            )
+            if unknown:
+                self.refuse(unknown)
+        return super().to_internal_value(data)
+
+    def refuse(self, unknown: list[str]) -> NoReturn:
+        known = ", ".join(name for name, field in self.fields.items() if not field.read_only)
+        sentence = _("no such field; the fields are %(known)s.") % {"known": known}
+        raise serializers.ValidationError({name: [sentence] for name in unknown})
+
+
+def closed_inputs() -> set[str]:
+    """The names of every `ClosedInput`, as the schema names their components."""
+    found, waiting = set(), [ClosedInput]
+    while waiting:
+        for subclass in waiting.pop().__subclasses__():
+            found.add(subclass.__name__)
+            waiting.append(subclass)
+    return found
 
 
 # --- Fields -----------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from tracker import selectors, services
 from tracker.access import Role, access_circle, access_invite, access_player
 from tracker.api import serializers as io
 from tracker.api.base import ApiView, gated, no_store
-from tracker.api.fields import IdField, StringField
+from tracker.api.fields import ClosedInput, IdField, StringField
 from tracker.api.schema import reads, writes
 
 # --- What goes in and out ------------------------------------------------------------------
@@ -31,11 +31,11 @@ class MemberOut(serializers.Serializer):
     )
 
 
-class HandOverInput(serializers.Serializer):
+class HandOverInput(ClosedInput):
     user = IdField(help_text="The member who becomes the owner.")
 
 
-class InviteInput(serializers.Serializer):
+class InviteInput(ClosedInput):
     days = serializers.IntegerField(
         default=7, min_value=1, max_value=30, help_text="How long it works: 1 to 30 days."
     )
@@ -66,7 +66,7 @@ class InviteOut(serializers.Serializer):
         return request.build_absolute_uri(path) if request is not None else path
 
 
-class InviteAcceptInput(serializers.Serializer):
+class InviteAcceptInput(ClosedInput):
     token = StringField(max_length=64, help_text="The invite's token (the end of its link).")
 
 

@@ -13,12 +13,12 @@ from scoring.vietqr import BANKS, BANKS_BY_BIN
 from tracker import selectors, services
 from tracker.access import Role, access_player
 from tracker.api.base import ApiView, gated
-from tracker.api.fields import StringField
+from tracker.api.fields import ClosedInput, StringField
 from tracker.api.schema import reads, writes
 from tracker.models import PaymentDetails
 
 
-class PaymentDetailsIO(serializers.Serializer):
+class PaymentDetailsIO(ClosedInput):
     # No lengths here: the services refuse every wrong one with their own sentence and
     # code (`invalid_link`: "at most 200 characters"), which a looser bound here answered
     # instead, with another limit and DRF's generic code, for the same mistake made longer.

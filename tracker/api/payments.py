@@ -16,7 +16,7 @@ from rest_framework.response import Response
 from tracker import selectors, services
 from tracker.access import Actor, Role, access_session, sees_account_names
 from tracker.api.base import ApiView, gated
-from tracker.api.fields import AmountField, IdField, MoneyField, StringField, renamed
+from tracker.api.fields import AmountField, ClosedInput, IdField, MoneyField, StringField, renamed
 from tracker.api.schema import reads, writes
 from tracker.models import Payment
 from tracker.money import money_text
@@ -38,7 +38,7 @@ class PaymentAmountField(AmountField):
     refuses a third with a sentence; the schema says it up front)."""
 
 
-class PaymentInput(serializers.Serializer):
+class PaymentInput(ClosedInput):
     payer = IdField()
     payee = IdField()
     amount = PaymentAmountField(what=gettext_lazy("amount"))

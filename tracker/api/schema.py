@@ -15,7 +15,7 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 
 from tracker.api import serializers as io
 from tracker.api.base import REPLAYED_HEADER
-from tracker.api.fields import NAME_PATTERN
+from tracker.api.fields import NAME_PATTERN, closed_inputs
 from tracker.gate import HEADER, LONGEST_KEY
 
 # Text without a null character (DRF refuses one in any CharField).
@@ -148,14 +148,11 @@ class TextFieldExtension(OpenApiSerializerFieldExtension):
         return schema
 
 
-# Request objects that refuse a key they do not know (the serializers say so too).
-CLOSED_COMPONENTS = ("OptionsIO",)
-
-
 def closed_objects(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
-    """Schema post-processing: `additionalProperties: false` on `CLOSED_COMPONENTS`."""
+    """Schema post-processing: `additionalProperties: false` on the request objects that
+    refuse a key they do not know (`tracker.api.fields.ClosedInput`)."""
     schemas = result.get("components", {}).get("schemas", {})
-    for name in CLOSED_COMPONENTS:
+    for name in closed_inputs():
         if name in schemas:
             schemas[name]["additionalProperties"] = False
     return result

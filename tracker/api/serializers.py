@@ -8,7 +8,7 @@ player fields are player ids, money is a decimal string ("2.50", "0.375").
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
+from typing import Any, NoReturn
 
 from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import extend_schema_field
@@ -18,6 +18,7 @@ import scoring
 from tracker.api.events import EventField, event_data
 from tracker.api.fields import (
     MOST_PLAYERS,
+    ClosedInput,
     DecimalStringField,
     IdField,
     MoneyField,
@@ -33,7 +34,7 @@ from tracker.records import DealState
 # --- Circles and players ------------------------------------------------------------------
 
 
-class NameInput(serializers.Serializer):
+class NameInput(ClosedInput):
     name = NameField(help_text="A circle's name has at most 80 characters, a player's 40.")
 
 
@@ -57,7 +58,7 @@ class PlayerOut(serializers.Serializer):
 # --- Sessions -----------------------------------------------------------------------------
 
 
-class OptionsIO(serializers.Serializer):
+class OptionsIO(ClosedInput):
     """The session options; a key that is none of them is refused, naming the ones there
     are (a misspelt option quietly off would change the money)."""
 
@@ -76,18 +77,14 @@ class OptionsIO(serializers.Serializer):
         "2s), as the kind `five_consecutive_pairs`; needs `instant_wins`.",
     )
 
-    def to_internal_value(self, data: Any) -> Any:
-        if isinstance(data, dict):
-            unknown = sorted(str(key) for key in data if key not in self.fields)
-            if unknown:
-                raise serializers.ValidationError(
-                    gettext("%(unknown)s: no such option; the options are %(known)s.")
-                    % {"unknown": ", ".join(unknown), "known": ", ".join(self.fields)}
-                )
-        return super().to_internal_value(data)
+    def refuse(self, unknown: list[str]) -> NoReturn:
+        raise serializers.ValidationError(
+            gettext("%(unknown)s: no such option; the options are %(known)s.")
+            % {"unknown": ", ".join(unknown), "known": ", ".join(self.fields)}
+        )
 
 
-class SessionInput(serializers.Serializer):
+class SessionInput(ClosedInput):
     circle = IdField()
     name = NameField(help_text="At most 80 characters.")
     players = PlayersField(help_text="Player ids or names, in seat order.")
@@ -103,7 +100,7 @@ class SessionFilter(serializers.Serializer):
     circle = IdField(required=False, help_text="Only this circle's sessions.")
 
 
-class SeatingInput(serializers.Serializer):
+class SeatingInput(ClosedInput):
     players = PlayersField(help_text="Player ids or names, in seat order.")
 
 
@@ -160,7 +157,7 @@ class SessionOut(serializers.Serializer):
 # --- Deals --------------------------------------------------------------------------------
 
 
-class TapInput(serializers.Serializer):
+class TapInput(ClosedInput):
     player = IdField()
     not_played = serializers.ListField(
         child=IdField(),
@@ -185,7 +182,7 @@ class TapInput(serializers.Serializer):
     )
 
 
-class CorrectionInput(serializers.Serializer):
+class CorrectionInput(ClosedInput):
     taps = serializers.ListField(
         child=IdField(),
         required=False,
@@ -340,7 +337,7 @@ def deal_data(state: DealState) -> dict[str, Any]:
 # --- Share links and sign-in --------------------------------------------------------------
 
 
-class ShareLinkInput(serializers.Serializer):
+class ShareLinkInput(ClosedInput):
     role = serializers.ChoiceField(choices=ShareLink.Role.values)
 
 

@@ -14,7 +14,7 @@ from rest_framework.response import Response
 from tracker import answers, selectors, services
 from tracker.access import Actor, Role, access_session
 from tracker.api.base import ApiView, gated
-from tracker.api.fields import AmountField, IdField, MoneyField, renamed
+from tracker.api.fields import AmountField, ClosedInput, IdField, MoneyField, renamed
 from tracker.api.payments import PaymentOut, payment_data
 from tracker.api.schema import watched, writes
 from tracker.models import Session
@@ -131,7 +131,7 @@ def pay_data(options: PayOptions | None) -> dict[str, Any] | None:
     }
 
 
-class TransferInput(serializers.Serializer):
+class TransferInput(ClosedInput):
     payer = IdField()
     payee = IdField()
     amount = AmountField(what=gettext_lazy("amount"))
