@@ -657,6 +657,18 @@ def test_a_field_only_shown_is_known_and_ignored(api, start):
     assert response.status_code == 201, response.content
 
 
+def test_a_form_body_s_csrf_token_is_not_a_field(api, circle):
+    """A browsable API form posts its CSRF token beside the fields: not refused."""
+    response = api.post(
+        f"/api/circles/{circle.pk}/players/",
+        "name=Eve&csrfmiddlewaretoken=abc",
+        content_type="application/x-www-form-urlencoded",
+    )
+
+    assert response.status_code == 201, response.content
+    assert response.json()["name"] == "Eve"
+
+
 def test_the_schema_closes_every_request_body(api):
     schemas = api.get("/api/schema/", HTTP_ACCEPT="application/json").json()["components"][
         "schemas"
