@@ -124,7 +124,10 @@ LOGOUT_REDIRECT_URL = "/"
 AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_LOCKOUT_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # either one locks
+# A sign-in clears the failures of its own username from its own address only
+# (`SignInHandler`): axes would clear every failure from the address, for any username.
 AXES_RESET_ON_SUCCESS = True
+AXES_HANDLER = "tracker.views.lockout.SignInHandler"
 AXES_LOCKOUT_CALLABLE = "tracker.views.lockout.locked_out"
 AXES_CLIENT_IP_CALLABLE = "tracker.views.lockout.client_address"
 AXES_VERBOSE = False

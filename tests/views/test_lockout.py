@@ -8,6 +8,7 @@ from datetime import timedelta
 import pytest
 from axes.models import AccessAttempt
 from django.contrib.auth.models import User
+from django.test import Client
 from django.utils import timezone
 
 from tests.api.conftest import client_with
@@ -112,6 +113,27 @@ def test_a_right_password_before_the_limit_starts_the_count_again(client, user):
         login(client)
 
     assert login(client, password=RIGHT).status_code == 302
+
+
+def test_signing_in_to_one_s_own_account_does_not_clear_guesses_at_another(
+    client, user, django_user_model
+):
+    """Axes cleared every failure from the address at a sign-in: four guesses at the
+    host's password, then the attacker's own sign-in, again and again, were never locked
+    out. A sign-in now clears its own username's failures from its address only."""
+    django_user_model.objects.create_user(username="mallory", password="mallory-pass-1")
+    attacker = Client()
+    for _round in range(2):
+        for _ in range(2):
+            login(client, address="10.6.6.6")
+        assert login(attacker, "mallory", "mallory-pass-1", address="10.6.6.6").status_code == 302
+        attacker.logout()
+        assert token("mallory", "mallory-pass-1", address="10.6.6.6").status_code == 200
+
+    refused = login(client, address="10.6.6.6")  # the host's fifth wrong password
+
+    assert refused.status_code == 429
+    assert login(client, password=RIGHT, address="10.7.7.7").status_code == 429  # the username
 
 
 def test_the_lockout_page_is_in_vietnamese(client, user):

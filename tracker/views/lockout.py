@@ -4,7 +4,7 @@ django-axes counts the failures (settings: AXES_*) and calls `locked_out` for th
 of a locked-out sign-in: the login pages, the admin's and `POST /api/auth/token/`. The API
 gets `{"detail", "code": "locked_out"}`, a page the sentence; both 429 with
 `Retry-After`. Axes asks `client_address` for the address it counts by: the same one the
-API's per-address throttle uses.
+API's per-address throttle uses, and `SignInHandler` stores and clears the failures.
 """
 
 from __future__ import annotations
@@ -12,6 +12,9 @@ from __future__ import annotations
 import ipaddress
 from typing import Any
 
+from axes.handlers.database import AxesDatabaseHandler
+from axes.helpers import get_client_username
+from axes.models import AccessAttempt
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.cache import add_never_cache_headers
@@ -34,6 +37,25 @@ def locked_out(
     response["Retry-After"] = str(refusal.wait)
     add_never_cache_headers(response)
     return response
+
+
+class SignInHandler(AxesDatabaseHandler):
+    """Axes' database handler, except what a sign-in clears: the failures of the username
+    that signed in, from the address it signed in from, and no one else's.
+
+    Axes clears every failure its lockout parameters match, and ours are "username" or
+    "ip_address" (either one locks): a sign-in cleared every failure from its address,
+    whatever username they were for. An attacker who signed in to an account of their own
+    after every four wrong passwords for someone else's was never locked out. A sign-in
+    proves only that whoever is at this address knows this account's password; failures
+    for it from other addresses still count until they cool off."""
+
+    def reset_user_attempts(self, request: Any, credentials: dict[str, Any] | None = None) -> int:
+        username = get_client_username(request, credentials)
+        count, _ = AccessAttempt.objects.filter(
+            username=username, ip_address=request.axes_ip_address
+        ).delete()
+        return count
 
 
 def client_address(request: Any) -> str | None:
