@@ -44,6 +44,8 @@ def test_a_new_link_revokes_the_active_link_of_its_role(start, api):
     ]
     refused = client_with(f"Share {old['token']}").get(f"/api/sessions/{table.id}/")
     assert refused.status_code == 401
+    # The code the pages' refusal has, as a revoked token's is `token_not_valid`.
+    assert refused.json()["code"] == "link_revoked"
 
 
 def test_share_link_revoke_stops_it_working(start, api):
@@ -60,7 +62,7 @@ def test_share_link_revoke_stops_it_working(start, api):
     refused = phone.get(f"/api/sessions/{table.id}/")
     assert refused.status_code == 401
     assert refused.json() == {
-        "code": "authentication_failed",
+        "code": "link_revoked",
         "detail": "This share link was revoked; ask for a new one.",
     }
     again = api.post(f"/api/share-links/{link['id']}/revoke/")
@@ -107,15 +109,19 @@ def test_links_of_one_session_do_not_reach_another(start, api):
 def test_an_unknown_or_malformed_share_token_is_refused(start):
     table = start()
 
-    for header, detail in (
-        ("Share nope", "This share link is not valid."),
-        ("Share " + "x" * 500, "This share link is not valid."),
-        ("Share", "Send a share link as: Authorization: Share <token>."),
-        ("Share a b", "Send a share link as: Authorization: Share <token>."),
+    for header, code, detail in (
+        ("Share nope", "link_not_valid", "This share link is not valid."),
+        ("Share " + "x" * 500, "link_not_valid", "This share link is not valid."),
+        ("Share", "authentication_failed", "Send a share link as: Authorization: Share <token>."),
+        (
+            "Share a b",
+            "authentication_failed",
+            "Send a share link as: Authorization: Share <token>.",
+        ),
     ):
         response = client_with(header).get(f"/api/sessions/{table.id}/")
         assert response.status_code == 401
-        assert response.json() == {"code": "authentication_failed", "detail": detail}
+        assert response.json() == {"code": code, "detail": detail}
 
 
 def test_share_link_token_is_compared_in_constant_time(start, api, monkeypatch):

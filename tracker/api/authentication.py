@@ -84,7 +84,7 @@ class ShareLinkAuthentication(BaseAuthentication):
         try:
             link = link_by_token(words[1].decode("ascii", errors="replace"))
         except NotFound as refusal:
-            raise AuthenticationFailed(refusal.message) from None
+            raise AuthenticationFailed(refusal.message, code=refusal.code) from None
         return AnonymousUser(), link
 
     def authenticate_header(self, request: Request) -> str:
