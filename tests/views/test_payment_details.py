@@ -93,6 +93,25 @@ def test_settle_up_offers_a_pay_sheet_with_the_vietqr_code(member, dong):
     assert "How Ben is paid" in response.text  # a member may add Ben's details from here
 
 
+def test_the_account_s_name_on_the_pay_sheet_is_isolated_from_what_is_around_it(
+    member, dong, actor
+):
+    """An account's name is what the bank says, written as its owner typed it: with a
+    right-to-left mark in it, it reordered the bank and number beside it."""
+    session, players = dong
+    payment_details_set(
+        player=players["Alice"],
+        bank_bin="970436",
+        account_number="0011001932418",
+        account_name="BEN\u202eTRAN",
+        actor=actor,
+    )
+
+    response = member.get(reverse("member:settle", kwargs={"session_id": session.pk}))
+
+    assert "· <bdi>BEN\u202eTRAN</bdi></p>" in response.text
+
+
 def test_the_scorer_link_sees_the_pay_sheet_and_a_viewer_link_never(client, dong, actor):
     session, _players = dong
     scorer = share_link_create(session_id=session.pk, role="scorer", actor=actor)
