@@ -1,5 +1,7 @@
 """Starting a session: defaults that get a table going in one tap."""
 
+from decimal import Decimal
+
 import pytest
 from django.urls import reverse
 
@@ -121,3 +123,52 @@ def test_a_decimal_comma_stake_is_read(member, circle):
     member.post(new_url(circle), form_data(stake="0,50", new_1="A", new_2="B"))
 
     assert str(Session.objects.get().stake) == "0.50"
+
+
+@pytest.mark.parametrize(
+    "language, typed, stake",
+    [
+        ("vi", "10.000", "10000"),  # read as 10: a night in dong scored 1,000 times too small
+        ("vi", "1.000.000", "1000000"),
+        ("vi", "2.500,5", "2500.5"),
+        ("vi", "0,5", "0.5"),
+        ("vi", "1.5", "1.5"),
+        ("en", "10,000", "10000"),
+        ("en", "1,500.50", "1500.5"),
+        ("en", "10.000", "10"),  # the point is English's decimal mark
+        ("en", "0,50", "0.5"),
+    ],
+)
+def test_a_stake_is_read_with_thousands_grouped_the_reader_s_way(
+    member, circle, language, typed, stake
+):
+    member.cookies["django_language"] = language
+
+    response = member.post(
+        new_url(circle), form_data(stake=typed, currency="VND", new_1="A", new_2="B")
+    )
+
+    assert response.status_code == 302, response.content[:300]
+    assert Session.objects.get().stake.normalize() == Decimal(stake).normalize()
+
+
+@pytest.mark.parametrize("language, shown", [("vi", "10.000"), ("en", "10,000")])
+def test_the_last_stake_is_offered_the_reader_s_way_and_reads_back(
+    member, make_session, circle, language, shown
+):
+    make_session(stake="10000", currency="VND")
+    member.cookies["django_language"] = language
+
+    form = member.get(new_url(circle)).context["form"]
+    member.post(new_url(circle), form_data(stake=form["stake"].value(), new_1="A", new_2="B"))
+
+    assert form["stake"].value() == shown
+    assert Session.objects.latest("pk").stake == Decimal("10000")
+
+
+def test_a_stake_that_is_no_number_is_refused_with_the_service_s_sentence(member, circle):
+    response = member.post(new_url(circle), form_data(stake="10.000,5", new_1="A", new_2="B"))
+
+    assert response.status_code == 400
+    assert "The stake must be a number such as 1.00." in response.text
+    assert not Session.objects.exists()

@@ -7,7 +7,9 @@ whose message the page shows. Every form that writes carries a `key` (see `Keyed
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from decimal import Decimal
 from typing import Any
 
 from django import forms
@@ -148,7 +150,7 @@ class NewSessionForm(KeyedForm):
     )
     stake = forms.CharField(
         label=_("Stake"),
-        max_length=12,
+        max_length=20,
         widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}),
     )
     currency = forms.CharField(
@@ -219,7 +221,7 @@ class NewSessionForm(KeyedForm):
         initial.update(
             format=last.format,
             stake_rule=last.stake_rule,
-            stake=f"{last.stake:.2f}",
+            stake=stake_text(last.stake),
             currency=last.currency,
             hand_size=last.hand_size,
             **{name: getattr(last, name) for name, _label, _help in OPTION_FIELDS},
@@ -229,11 +231,7 @@ class NewSessionForm(KeyedForm):
         return initial
 
     def clean_stake(self) -> str:
-        # A decimal comma (1,50) is how Vietnamese writes 1.50; the service reads the dot.
-        stake = self.cleaned_data["stake"].strip()
-        if "," in stake and "." not in stake:
-            stake = stake.replace(",", ".")
-        return stake
+        return typed_stake(self.cleaned_data["stake"])
 
     def seat_fields(self) -> list[forms.BoundField]:
         return [self[f"seat_{player.pk}"] for player in self.circle_players]
@@ -304,3 +302,31 @@ class LeaderboardRangeForm(forms.Form):
         if not self.is_valid():
             return DayRange()
         return DayRange(since=self.cleaned_data["since"], until=self.cleaned_data["until"])
+
+
+def typed_stake(text: str) -> str:
+    """A stake as a person types it, written as the service reads it ("10000", "0.50"):
+    thousands grouped the reader's way ("10,000" in English, "10.000" in Vietnamese, where
+    it was read as 10: a night in dong scored a thousand times too small), and a decimal
+    comma or point before the decimals ("0,50" is how Vietnamese writes 0.50). Anything
+    else is passed on as typed, for the service to refuse with its sentence."""
+    text = text.strip()
+    grouping = re.escape(str(formats.get_format("THOUSAND_SEPARATOR")))
+    decimal = re.escape(str(formats.get_format("DECIMAL_SEPARATOR")))
+    grouped = re.fullmatch(rf"([0-9]{{1,3}}(?:{grouping}[0-9]{{3}})+)(?:{decimal}([0-9]+))?", text)
+    if grouped:
+        whole = re.sub(r"[^0-9]", "", grouped[1])
+        return f"{whole}.{grouped[2]}" if grouped[2] else whole
+    plain = re.fullmatch(r"([0-9]*)[.,]([0-9]+)", text)
+    if plain:
+        return f"{plain[1] or '0'}.{plain[2]}"
+    return text
+
+
+def stake_text(stake: Decimal) -> str:
+    """A stake written the reader's way, as `typed_stake` reads it back: "10.000" in
+    Vietnamese (not "10000.00"), "1.00", "0.375"."""
+    places = max(2, -stake.normalize().as_tuple().exponent)  # type: ignore[operator]
+    if stake == stake.to_integral_value() and stake >= 1000:
+        places = 0
+    return formats.number_format(stake, decimal_pos=places, use_l10n=True, force_grouping=True)
