@@ -4,12 +4,13 @@ and "this is me" on the circle page."""
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth.models import User
 from django.urls import reverse
 from django.utils import timezone
 
 from tracker.access import Actor
 from tracker.models import Invite
-from tracker.services import invite_create, player_create
+from tracker.services import invite_accept, invite_create, player_create
 
 pytestmark = pytest.mark.django_db
 
@@ -72,20 +73,52 @@ def test_an_invite_link_asks_a_stranger_to_sign_in_then_joins(client, circle, ac
     assert client.get(joined.url).status_code == 200
 
 
-def test_signing_up_from_an_invite_comes_back_to_it(client, circle, actor):
+def test_signing_up_from_an_invite_joins_its_circle(client, circle, actor):
+    """The sign-up page said "you get a circle of your own", and the new account had to
+    tap Join again: one who left that page was in no circle but their own. Signing up from
+    an invite that works now joins its circle, and makes no other."""
     invite = invite_create(circle=circle, actor=actor)
     url = reverse("join", kwargs={"token": invite.token})
     password = "tien-len-table-42"
+
+    page = client.get(f"/accounts/signup/?next={url}")
+    response = client.post(
+        f"/accounts/signup/?next={url}",
+        {"username": "newbie", "password1": password, "password2": password, "next": url},
+    )
+
+    assert "You join <bdi>Friday table</bdi> as you sign up." in page.text
+    assert "a circle of your own" not in page.text
+    assert response.status_code == 302
+    assert response.url == reverse("circle", kwargs={"circle_id": circle.pk})
+    newbie = circle.members.get(username="newbie")
+    assert list(newbie.circles.all()) == [circle]
+    invite.refresh_from_db()
+    assert invite.uses == 1
+    assert client.get(response.url).status_code == 200
+
+
+def test_signing_up_from_an_invite_used_up_meanwhile_makes_a_circle_and_says_why(
+    client, circle, actor, friend
+):
+    invite = invite_create(circle=circle, actor=actor)
+    url = reverse("join", kwargs={"token": invite.token})
+    password = "tien-len-table-42"
+    page = client.get(f"/accounts/signup/?next={url}")
+    invite_accept(token=invite.token, user=friend)  # the one use goes to another first
 
     response = client.post(
         f"/accounts/signup/?next={url}",
         {"username": "newbie", "password1": password, "password2": password, "next": url},
     )
 
+    assert "You join <bdi>Friday table</bdi>" in page.text
     assert response.status_code == 302
-    assert response.url == url
-    assert client.post(url, {"key": "k1"}).status_code == 302
-    assert circle.members.filter(username="newbie").exists()
+    assert response.url == url  # the invite page says it is used up
+    newbie = User.objects.get(username="newbie")
+    assert not circle.members.filter(pk=newbie.pk).exists()
+    assert newbie.circles.count() == 1  # a circle of their own
+    assert "used" in client.get(url).text
 
 
 def test_a_get_of_an_invite_link_changes_nothing(client, circle, actor, friend):

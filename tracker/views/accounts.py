@@ -1,4 +1,5 @@
-"""Signing up: an account, and a circle of its own to start a table in. Accounts made
+"""Signing up: an account, and a circle of its own to start a table in, or, reached from
+an invite that still works, a place in that circle instead. Accounts made
 from one address are limited (the `signup` rate, THROTTLE_SIGNUP), and so are the forms
 sent from it, whatever they answer (`signup_tries`, THROTTLE_SIGNUP_TRIES). The account page: the
 account's API tokens."""
@@ -6,18 +7,22 @@ account's API tokens."""
 from __future__ import annotations
 
 from typing import cast
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth.models import User
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
+from django.urls import Resolver404, resolve, reverse
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 
 from tracker import gate, selectors, services
+from tracker.access import invite_by_token
 from tracker.errors import Refusal, TooManyWrites
+from tracker.models import Circle, Invite
 from tracker.views import doors, forms
 from tracker.views.doors import member_page, safe_next
 from tracker.views.lockout import client_address
@@ -43,12 +48,17 @@ def sign_up(request: HttpRequest) -> HttpResponse:
             gate.throttle_sign_up(client_address(request))
         except TooManyWrites as refusal:
             return _too_many(request, form, refusal)
-        user = form.save()
-        circle = services.circle_create(
-            owner=user, name=_("%(name)s's table") % {"name": user.get_username()}
-        )
+        with transaction.atomic():
+            user = form.save()
+            joined = _joined(user, _invite_in(safe_next(request, "")))
+            if joined is None:
+                circle = services.circle_create(
+                    owner=user, name=_("%(name)s's table") % {"name": user.get_username()}
+                )
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        # Signed up from an invite (or another page that sent them here): back to it.
+        if joined is not None:
+            return redirect("circle", circle_id=joined.pk)
+        # Sent here by another page (or an invite used up meanwhile, which says so): back.
         return redirect(safe_next(request, reverse("session_new", args=[circle.pk])))
     if form.errors:
         status = 400
@@ -63,7 +73,37 @@ def _too_many(request: HttpRequest, form: forms.SignUpForm, refusal: TooManyWrit
 
 
 def _context(request: HttpRequest, form: forms.SignUpForm) -> dict[str, object]:
-    return {"form": form, "next": safe_next(request, "")}
+    following = safe_next(request, "")
+    invite = _invite_in(following)
+    return {"form": form, "next": following, "joining": invite.circle if invite else None}
+
+
+def _invite_in(address: str) -> Invite | None:
+    """The invite a join link names (`next`: sign-up reached from one), if it still lets
+    someone join. A player invited to a table signs up to join it: they had to tap Join
+    again after signing up, and one who left that page was in no circle but their own."""
+    try:
+        found = resolve(urlsplit(address).path)
+    except Resolver404:
+        return None
+    if found.url_name != "join":
+        return None
+    try:
+        return invite_by_token(str(found.kwargs["token"]))
+    except Refusal:
+        return None
+
+
+def _joined(user: User, invite: Invite | None) -> Circle | None:
+    """The invite's circle, with `user` a member of it; None when there is no invite, or
+    it stopped working since the page was drawn (its last use went to another)."""
+    if invite is None:
+        return None
+    try:
+        with transaction.atomic():  # a refusal leaves the account made
+            return services.invite_accept(token=invite.token, user=user)
+    except Refusal:
+        return None
 
 
 # --- The account page: its API tokens -------------------------------------------------
