@@ -308,7 +308,7 @@
       var points = Object.keys(filed.node.points).sort(function (a, b) {
         return filed.node.points[b] - filed.node.points[a];
       }).map(function (id) {
-        return nameOf(id) + " " + filed.node.points[id];
+        return nameOf(id, true) + " " + filed.node.points[id];
       }).join(" · ");
       var summary = screen.querySelector(".last-deal__summary");
       if (!summary) {

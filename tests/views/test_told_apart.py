@@ -96,3 +96,20 @@ def test_tails_alike_but_for_case_are_alike():
     said = told_apart({1: "Nguyễn Thị Minh Khai Lan Vy", 2: "Nguyễn Thị Hồng Nhung lan vy"})
 
     assert said == {1: "Nguyễn … Khai Lan Vy", 2: "Nguyễn … Nhung lan vy"}
+
+
+def test_the_last_deal_s_summary_says_the_short_names(member, make_session, actor):
+    """Three lines held "Deal 1: Nguyễn Thị Minh Khai Phương Hoàng Lan Vy 3 · Nguyễn Thị
+    Minh Khai…": who came second, third and who paid was cut (session 26's review)."""
+    from tracker.services import deal_tap
+
+    session, players = make_session(players=ALIKE)
+    deal = session.deals.get()
+    for name in ALIKE[:3]:
+        deal_tap(deal_id=deal.pk, player_id=players[name].pk, actor=actor)
+
+    screen = member.get(f"/sessions/{session.pk}/").context["screen"]
+
+    assert screen.last_deal.startswith(
+        "Deal 1: Nguyễn … Lan Vy 3 · Nguyễn … Lan Hà 2 · Nguyễn … Hồng Nhung 1 · "
+    ), screen.last_deal

@@ -199,7 +199,8 @@ def tap_screen(table: Table, page: SessionPage, *, message: str = "") -> TapScre
             number=previous.number,
             deal_players=list(previous.deal_players.all()),
             ledger=list(previous.ledger_lines.all()),
-            names=previous_names,
+            # Four long names alike filled its three lines before the second place.
+            names=told_apart(previous_names),
             currency=page.session.currency,
         )
         if previous.status == Deal.Status.FILED:
