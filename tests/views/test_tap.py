@@ -285,6 +285,8 @@ def test_end_match_asks_first_then_ends_the_session(member, table):
 
     assert ask.status_code == 200
     assert "Yes, end the match" in ask.text
+    # Nothing re-opens a session: the question says so (session 26's review).
+    assert "It cannot be undone: no more deals can be played in this session." in ask.text
     assert end.status_code == 302
     assert end.url == url(session, "standings")
     assert Session.objects.get().ended_at is not None
