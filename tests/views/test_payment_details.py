@@ -47,6 +47,40 @@ def test_a_member_sets_how_a_player_is_paid(member, table, circle):
     assert 'value="0011001932418"' in again.text
 
 
+def test_details_added_from_settle_up_go_back_to_it_with_the_pay_sheet(member, dong):
+    """Saved, the page went to the circle: the payer had to find settle up again for the
+    Pay button it came for (session 26's review)."""
+    session, players = dong
+    settle = reverse("member:settle", kwargs={"session_id": session.pk})
+    link = f"{details_url(session.circle, players['Ben'])}?next={settle}"
+    assert f'href="{link}"' in member.get(settle).text
+
+    form = member.get(link)
+    saved = member.post(
+        link,
+        {"bank_bin": "970436", "account_number": "123456789", "next": settle, "key": "k1"},
+    )
+
+    assert f'name="next" value="{settle}"' in form.text
+    assert (saved.status_code, saved.url) == (302, settle)
+    to_ben = next(t for t in member.get(settle).context["transfers"] if t.payee_name == "Ben")
+    assert to_ben.pay is not None
+
+
+def test_details_saved_go_nowhere_but_this_site(member, table, circle):
+    _session, players = table
+
+    saved = member.post(
+        details_url(circle, players["Alice"]),
+        {"account_number": "", "next": "https://evil.example/", "key": "k1"},
+    )
+
+    assert (saved.status_code, saved.url) == (
+        302,
+        reverse("circle", kwargs={"circle_id": circle.pk}),
+    )
+
+
 def test_bad_details_say_why_and_save_nothing(member, table, circle):
     _session, players = table
 

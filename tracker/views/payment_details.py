@@ -1,17 +1,19 @@
 """A player's payment details page: how they are paid (a VietQR bank account, a payment
 link), for the circle's members; settle up then shows a "Pay" button on transfers to them.
+Reached from settle up (`next`), it goes back there once saved, where the Pay button now is.
 """
 
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 
 from tracker import selectors, services
 from tracker.access import access_player
 from tracker.errors import Refusal
 from tracker.models import Circle, Player
-from tracker.views.doors import account, member_circle, member_page, write
+from tracker.views.doors import account, member_circle, member_page, safe_next, write
 from tracker.views.screens.words import not_saved
 from tracker.views.table_forms import PaymentDetailsForm
 
@@ -25,7 +27,13 @@ def _page(
     message: str = "",
     status: int = 200,
 ) -> HttpResponse:
-    context = {"circle": circle, "player": player, "form": form, "message": message}
+    context = {
+        "circle": circle,
+        "player": player,
+        "form": form,
+        "message": message,
+        "next": safe_next(request, ""),
+    }
     return render(request, "payment_details/page.html", context, status=status)
 
 
@@ -65,4 +73,4 @@ def payment_details(request: HttpRequest, circle_id: int, player_id: int) -> Htt
         return _page(
             request, circle, player, form, message=not_saved(refusal), status=refusal.status
         )
-    return redirect("circle", circle_id=circle.pk)
+    return redirect(safe_next(request, reverse("circle", kwargs={"circle_id": circle.pk})))
