@@ -97,9 +97,12 @@ def test_share_page_and_a_correction(phone, make_session, user, screenshot):
     expect(phone.locator(".share-card svg")).to_have_count(2)
     assert fits_width(phone)
     screenshot(phone, "25-share", full_page=True)
-    phone.locator(".share-card", has_text="Viewer link").get_by_role(
-        "button", name="Revoke"
-    ).click()
+    viewer = phone.locator(".share-card", has_text="Viewer link")
+    viewer.locator("summary", has_text="Revoke").click()  # asks once: phones stop following
+    expect(viewer.get_by_text("stops following the table")).to_be_visible()
+    assert fits_width(phone)
+    screenshot(phone, "25b-share-revoke-asks", full_page=True)
+    viewer.get_by_role("button", name="Yes, revoke it").click()
     expect(phone.locator(".share-card")).to_have_count(1)
 
     phone.goto(f"/sessions/{session.pk}/deals/1/")
