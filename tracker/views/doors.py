@@ -198,6 +198,9 @@ def member_circle(request: HttpRequest, circle_id: int) -> Circle:
     return access_circle(account(request), circle_id)
 
 
+LINK_SAID = frozenset({"link_revoked", "link_not_valid"})
+
+
 def refused(request: HttpRequest, refusal: Refusal) -> HttpResponse:
     """A refusal as a page: its sentence, with its status (and Retry-After when over the
     write rate)."""
@@ -206,7 +209,11 @@ def refused(request: HttpRequest, refusal: Refusal) -> HttpResponse:
     if wants_json(request):
         answer = {"code": refusal.code, "detail": reason(refusal)}
         return _said_when_to_retry(request, JsonResponse(answer, status=refusal.status))
-    context = {"refusal": refusal, "reason": reason(refusal)}
+    # "Ask the table for a new link" is advice for a share link's page that is gone, and
+    # only when its sentence does not already say so; a member's page that is not found
+    # (another circle's, a mistyped address) was given it too.
+    by_link = request.path.startswith("/s/") and refusal.code not in LINK_SAID
+    context = {"refusal": refusal, "reason": reason(refusal), "by_link": by_link}
     response = render(request, "refused.html", context, status=refusal.status)
     return _said_when_to_retry(request, response)
 
