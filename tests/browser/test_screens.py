@@ -231,3 +231,34 @@ def test_the_new_player_box_is_wide_enough_to_read_at_320(new_phone, circle, loc
     phone.locator("form[action$='/players/'] button").click()
     expect(phone.locator(".list__title", has_text="Lan Vy")).to_have_count(1)
     screenshot(phone, f"circle-new-player-{locale}")
+
+
+TALL = "(e) => Math.round(e.getBoundingClientRect().height)"
+
+
+def test_every_way_in_and_back_is_a_finger_high_at_320(new_phone, circle, screenshot):
+    """Sign up under the sign-in form, sign in under sign-up, back to the account from the
+    password form, the header's username and the way back to the circle were a line of
+    text, 19 to 42 px high (session 26's review): each is 44 px at least."""
+    from tracker.services import invite_create
+
+    invite = invite_create(circle=circle, actor=Actor(user=circle.owner))
+    phone = new_phone("vi-VN", viewport={"width": 320, "height": 568})
+    for path, link in [
+        ("/accounts/login/", "Đăng ký"),
+        ("/accounts/signup/", "Đăng nhập"),
+        (f"/join/{invite.token}/", "Đăng ký"),
+    ]:
+        phone.goto(path)
+        found = phone.locator("main a", has_text=link).last
+        assert found.evaluate(TALL) >= 44, (path, link)
+    sign_in(phone, "host", "table-of-four")
+    for path, selector in [
+        ("/accounts/password_change/", "main p a"),
+        (f"/circles/{circle.pk}/members/", ".crumb a"),
+        (f"/circles/{circle.pk}/members/", ".topbar__account .muted"),
+    ]:
+        phone.goto(path)
+        assert phone.locator(selector).first.evaluate(TALL) >= 44, (path, selector)
+        assert fits_width(phone)
+    screenshot(phone, "members-crumb-and-header-vi-320")
