@@ -298,3 +298,35 @@ def test_leaderboard_queries_do_not_grow_with_sessions(
         response = member.get(url(circle))
 
     assert response.context["deal_count"] == 2 * nights
+
+
+def test_the_head_to_head_picker_says_long_names_apart(member, circle, make_session, actor):
+    """A select shows the start of its choice: "Nguyễn Thị Minh Kh" fitted four players
+    alike (session 26's review)."""
+    import re
+
+    from tests.views.test_told_apart import ALIKE
+
+    session, players = make_session(players=ALIKE)
+    play(session, players, [ALIKE[:3]], actor)
+
+    text = member.get(url(circle)).text
+
+    picker = re.search(r'<select id="rival-player".*?</select>', text, re.S).group(0)
+    assert re.findall(r"<option[^>]*>([^<]*)</option>", picker) == [
+        "Nguyễn … Lan Vy",
+        "Nguyễn … Lan Hà",
+        "Nguyễn … Hồng Nhung",
+        "Nguyễn … Hồng Nga",
+    ]
+
+
+def test_a_skill_below_zero_has_a_real_minus_as_amounts_do(member, circle, two_nights):
+    response = member.get(url(circle), HTTP_ACCEPT_LANGUAGE="vi")
+
+    skills = [line.row.skill for line in response.context["lines"]]
+    lowest = min(skills)
+    assert lowest < 0
+    shown = f"\u2212{abs(lowest):.1f}".replace(".", ",")
+    assert f">{shown}<" in response.text
+    assert f">-{abs(lowest):.1f}".replace(".", ",") not in response.text

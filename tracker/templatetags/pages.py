@@ -86,6 +86,13 @@ def net(amount: Decimal, currency: str) -> SafeString:
 
 
 @register.filter
+def minus(value: str) -> str:
+    """`{{ skill|floatformat:1|minus }}`: a negative number with a real minus sign, as the
+    amounts have ("-2.7" beside "−125" read as a dash)."""
+    return str(value).replace("-", "\u2212")
+
+
+@register.filter
 def place(value: int | None) -> str:
     return place_label(value)
 

@@ -18,6 +18,7 @@ from tracker import selectors
 from tracker.models import Circle
 from tracker.templatetags.pages import format_money
 from tracker.views import forms
+from tracker.views.screens.words import told_apart
 
 CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 320, 160, 6
 # The chart colours are CSS classes (`.series-0` ... `.series-7` in static/css/app.css, one
@@ -193,6 +194,9 @@ def leaderboard_context(
         ),
         "chosen": chosen,
         "chosen_name": names.get(chosen, "") if chosen else "",
+        # The picker's choices as Undo says names: a select shows only the start of its
+        # choice, "Nguyễn Thị Minh Kh" for four players alike.
+        "picks": list(told_apart(names).items()),
         "rivalries": rivalries,
         "points_chart": chart(rows, order, points, str),
         "money_chart": chart(
