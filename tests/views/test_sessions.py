@@ -172,3 +172,21 @@ def test_a_stake_that_is_no_number_is_refused_with_the_service_s_sentence(member
     assert response.status_code == 400
     assert "The stake must be a number such as 1.00." in response.text
     assert not Session.objects.exists()
+
+
+@pytest.mark.parametrize("language, name", [("en", "Fri 4 Dec"), ("vi", "Thứ 6, 4/12")])
+def test_a_new_session_is_named_for_today_as_the_language_says_it(
+    member, circle, language, name, monkeypatch
+):
+    """"Thứ 6 4 Tháng 12" read as a row of numbers, and the tap screen cut it to
+    "Thứ 6 4 T…" (session 26's review)."""
+    import datetime
+
+    from django.utils import timezone
+
+    monkeypatch.setattr(timezone, "localdate", lambda: datetime.date(2026, 12, 4))
+    member.cookies["django_language"] = language
+
+    form = member.get(new_url(circle)).context["form"]
+
+    assert form["name"].value() == name

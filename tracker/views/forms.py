@@ -16,6 +16,7 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext
 
 import scoring
 from tracker.models import Player
@@ -204,7 +205,9 @@ class NewSessionForm(KeyedForm):
     def defaults(start: NewSession) -> dict[str, Any]:
         """The last session's table and rules, so the same friends start again in one tap;
         the first session seats the circle's first players."""
-        today = formats.date_format(timezone.localdate(), "D j M")
+        # Today as each language names a night: "Fri 4 Dec"; "Thứ 6, 4/12" (Django's
+        # "Thứ 6 4 Tháng 12" read as a row of numbers, cut to "Thứ 6 4 T…" on the tap screen).
+        today = formats.date_format(timezone.localdate(), pgettext("a new session's name", "D j M"))
         initial: dict[str, Any] = {
             "name": today,
             "format": scoring.Format.PODIUM.value,
