@@ -57,6 +57,9 @@ def test_correcting_a_filed_deal(member, table, actor):
     ]
     assert Correction.objects.get().reason == "Ben was out before Cara"
     assert "<del>" in page.text  # the old taps stay, struck through
+    # ...said replaced by the correction, not "taken back" as Undo's (session 26's review)
+    assert page.text.count("(replaced by a correction)") == 3
+    assert "(taken back)" not in page.text
 
 
 def test_a_correction_that_does_not_add_up_is_explained(member, table, actor):

@@ -134,6 +134,8 @@ def _page(
                 else describe_event(record, names, cards_pay=page.session.rules.needs_hands)
             ),
             "live": record.undone_at is None,
+            # Replaced by a correction, not taken back by Undo: said so.
+            "corrected": record.correction_id is not None,
             "at": record.recorded_at,
         }
         for record in records
