@@ -18,6 +18,9 @@ from tracker.models import LedgerLine, Payment, Session, StandingTally
 from tracker.rows import all_with
 
 LEDGER_PLACES = Decimal("0.001")
+# What a money column holds (20 digits, 3 of them after the point): an amount from here up
+# is refused with a sentence before it is written, where PostgreSQL would refuse the row.
+MOST_MONEY = Decimal(10) ** 17
 
 
 def nets(lines: QuerySet[LedgerLine], group: str | None = None) -> dict[Any, dict[int, Decimal]]:

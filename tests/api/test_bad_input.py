@@ -681,3 +681,39 @@ def test_the_schema_closes_every_request_body(api):
     ]
     assert len(inputs) >= 17
     assert all(schemas[name]["additionalProperties"] is False for name in inputs), inputs
+
+
+def test_a_deal_that_comes_to_more_money_than_a_column_holds_is_refused(api, start):
+    """Each cutup beaten doubles the one before: sixty at a stake of 1,000,000 came to
+    more than a money column holds, and filing the deal was PostgreSQL's numeric overflow,
+    a 500 (session 26's money review). The event that would pass it is a 400 with a
+    sentence, and changes nothing."""
+    table = start(
+        players=("Alice", "Ben"),
+        stake_rule="pro_play",
+        format="winner_takes_all",
+        stake="1000000",
+        options={"penalties": True},
+    )
+    alice, ben = table.p["Alice"], table.p["Ben"]
+    events = f"/api/deals/{table.deal}/events/"
+    chopped = {"type": "two_beaten", "by": alice, "owner": ben, "with": "cutup", "black": 1}
+    assert api.post(events, chopped).status_code == 201
+    for n in range(60):
+        by, owner = (ben, alice) if n % 2 == 0 else (alice, ben)
+        before = db_state()
+        answer = api.post(events, {"type": "cutup_beaten", "by": by, "owner": owner})
+        if answer.status_code != 201:
+            break
+
+    assert 30 < n < 60  # 2**n times the stake: past 10**17 near the 37th
+    assert answer.status_code == 400, answer.content
+    assert answer.json() == {
+        "detail": "That would make one payment in this deal more money than can be recorded. "
+        "Check the deal's events: each cutup beaten doubles the one before.",
+        "code": "too_much_money",
+    }
+    assert db_state() == before
+    assert api.post(f"/api/deals/{table.deal}/taps/", {"player": alice}).status_code == 201
+    filed = api.post(events, {"type": "hand", "player": ben, "cards": 1})
+    assert filed.status_code == 201, filed.content  # the deal as it stands files

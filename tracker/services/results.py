@@ -8,11 +8,14 @@ from collections.abc import Iterable, Sequence
 from django.db import connection
 from django.db.models import Case, IntegerField, Value, When, prefetch_related_objects
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 import scoring
 import scoring.standing
 from tracker.access import Actor
+from tracker.errors import Invalid
 from tracker.models import Deal, DealEvent, DealPlayer, LedgerLine, Player, Seat, Session, Tap
+from tracker.money import MOST_MONEY
 from tracker.records import Row, deal_facts, event_fields, unmarked
 from tracker.row_writes import insert, insert_all, update
 from tracker.rows import all_with
@@ -134,6 +137,12 @@ def save_records(
     return saved
 
 
+TOO_MUCH_MONEY = gettext_noop(
+    "That would make one payment in this deal more money than can be recorded. Check the "
+    "deal's events: each cutup beaten doubles the one before."
+)
+
+
 def store_result(
     deal: Deal,
     facts: scoring.DealFacts,
@@ -148,6 +157,10 @@ def store_result(
 
     `seated`: the deal's players as stored, when the caller has read them (a tap or an
     event on an open deal): only the places and points that move are written then."""
+    if any(line.amount >= MOST_MONEY for line in result.ledger):
+        # Each cutup beaten doubles the one before: sixty of them at a large stake came to
+        # more than a money column holds, and PostgreSQL's refusal was a 500.
+        raise Invalid(TOO_MUCH_MONEY, code="too_much_money")
     change = scoring.standing.change(before, (facts, result))
     if change:
         add_to_tallies(deal.session_id, change)
