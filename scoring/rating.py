@@ -1,7 +1,7 @@
 """Skill ratings from finishing orders, with OpenSkill's Plackett–Luce model (SPEC 6).
 
-Each deal is a free-for-all: places rank the players, and everyone below the podium who
-was never tapped ties (the loser, when known, is last).
+Each deal is a free-for-all: the podium's places rank the players, and every place beyond
+the podium ties (SPEC 6), the loser's and those of players never tapped included.
 """
 
 from __future__ import annotations
@@ -12,6 +12,9 @@ from dataclasses import dataclass
 from openskill.models import PlackettLuce, PlackettLuceRating
 
 from scoring.facts import PlayerId
+from scoring.table import PODIUM_POINTS
+
+BEYOND_THE_PODIUM = len(PODIUM_POINTS) + 1  # the rank every place past 3rd shares
 
 
 @dataclass(frozen=True)
@@ -26,10 +29,13 @@ class Skill:
 
 
 def finishing_ranks(players: Sequence[PlayerId], places: Mapping[PlayerId, int]) -> list[int]:
-    """Ranks for the model, 1 best; unplaced players tie just below the tapped ones."""
+    """Ranks for the model, 1 best: a podium place as it is, and every place beyond the
+    podium one shared rank (SPEC 6: 4th, 5th and the loser of six tie; they were ranked
+    apart, and the head-to-head counted 4th ahead of 5th). Players never tapped (a deal
+    ended early) tie just below the tapped ones, and never above the shared rank."""
     tapped = [place for place in places.values() if place < len(players)] or [0]
-    untied = max(tapped) + 1
-    return [places.get(player, untied) for player in players]
+    untapped = min(max(tapped) + 1, BEYOND_THE_PODIUM)
+    return [min(places.get(player, untapped), BEYOND_THE_PODIUM) for player in players]
 
 
 def rate(

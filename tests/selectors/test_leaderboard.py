@@ -65,7 +65,36 @@ def test_leaderboard_csv_has_a_row_per_player(make_session, circle, actor):
 
 
 def test_finishing_ranks_tie_everyone_never_tapped():
-    assert finishing_ranks([1, 2, 3, 4, 5, 6], {1: 1, 2: 2, 3: 3, 6: 6}) == [1, 2, 3, 4, 4, 6]
+    assert finishing_ranks([1, 2, 3], {1: 1}) == [1, 2, 2]
+
+
+def test_finishing_ranks_tie_every_place_beyond_the_podium():
+    """SPEC 6: "places beyond the podium tie". Six players tapped out in order: 4th, 5th
+    and the loser were ranked 4, 5, 6 (session 26's money review)."""
+    six = [1, 2, 3, 4, 5, 6]
+
+    assert finishing_ranks(six, {1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6}) == [1, 2, 3, 4, 4, 4]
+    assert finishing_ranks(six, {1: 1, 2: 2, 3: 3, 6: 6}) == [1, 2, 3, 4, 4, 4]  # ended early
+    assert finishing_ranks([1, 2, 3, 4], {2: 1, 1: 2, 4: 3, 3: 4}) == [2, 1, 4, 3]
+
+
+def test_players_beyond_the_podium_rate_alike_and_are_never_ahead_of_each_other(
+    circle, make_session, actor
+):
+    from tracker.selectors import circle_leaderboard
+    from tracker.services import deal_tap
+
+    session, players = make_session(players=("A", "B", "C", "D", "E", "F"))
+    deal = session.deals.get()
+    for name in ("A", "B", "C", "D", "E"):  # F is the loser
+        deal_tap(deal_id=deal.pk, player_id=players[name].pk, actor=actor)
+
+    board = circle_leaderboard(circle)
+
+    skill = {row.name: row.skill for row in board.rows}
+    assert skill["D"] == skill["E"] == skill["F"] < skill["C"]
+    beyond = {players[name].pk for name in "DEF"}
+    assert not [h for h in board.head_to_head if {h.player, h.opponent} <= beyond]
 
 
 def test_rating_favours_the_consistent_winner():
