@@ -22,6 +22,24 @@ LEDGER_PLACES = Decimal("0.001")
 # is refused with a sentence before it is written, where PostgreSQL would refuse the row.
 MOST_MONEY = Decimal(10) ** 17
 
+# ISO 4217's codes (list one, current funds, 2025), what a session's currency may be
+# (SPEC 8: "a 3-letter ISO code; anything else refused"). A list of codes, not logic:
+# the libraries that carry it (pycountry, Babel) bring megabytes of country and locale data
+# for this one set, which changes once in a few years.
+ISO_CURRENCIES = frozenset(
+    """
+    AED AFN ALL AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BHD BIF BMD BND BOB BOV BRL BSD
+    BTN BWP BYN BZD CAD CDF CHE CHF CHW CLF CLP CNY COP COU CRC CUC CUP CVE CZK DJF DKK DOP
+    DZD EGP ERN ETB EUR FJD FKP GBP GEL GHS GIP GMD GNF GTQ GYD HKD HNL HTG HUF IDR ILS INR
+    IQD IRR ISK JMD JOD JPY KES KGS KHR KMF KPW KRW KWD KYD KZT LAK LBP LKR LRD LSL LYD MAD
+    MDL MGA MKD MMK MNT MOP MRU MUR MVR MWK MXN MXV MYR MZN NAD NGN NIO NOK NPR NZD OMR PAB
+    PEN PGK PHP PKR PLN PYG QAR RON RSD RUB RWF SAR SBD SCR SDG SEK SGD SHP SLE SLL SOS SRD
+    SSP STN SVC SYP SZL THB TJS TMT TND TOP TRY TTD TWD TZS UAH UGX USD USN UYI UYU UYW UZS
+    VED VES VND VUV WST XAF XAG XAU XBA XBB XBC XBD XCD XCG XDR XOF XPD XPF XPT XSU XTS XUA
+    XXX YER ZAR ZMW ZWG ZWL
+    """.split()  # noqa: SIM905 (a table, read as one)
+)
+
 
 def nets(lines: QuerySet[LedgerLine], group: str | None = None) -> dict[Any, dict[int, Decimal]]:
     """Net money per player over `lines` (received − paid), apart for each value of the

@@ -76,6 +76,11 @@ SESSION_CASES = {
         {"currency": "usd1"},
         "The currency is a 3-letter code such as USD, EUR or VND.",
     ),
+    # SPEC 8: an ISO code; "XYZ" made a session in XYZ (session 26's money review).
+    "currency XYZ": (
+        {"currency": "XYZ"},
+        "XYZ is no currency's code: use one such as USD, EUR or VND.",
+    ),
     "no players": ({"players": []}, "A table has 2 to 8 players."),
     "one player": ({"players": ["Alice"]}, "A table has 2 to 8 players."),
     "nine players": (
@@ -717,3 +722,8 @@ def test_a_deal_that_comes_to_more_money_than_a_column_holds_is_refused(api, sta
     assert api.post(f"/api/deals/{table.deal}/taps/", {"player": alice}).status_code == 201
     filed = api.post(events, {"type": "hand", "player": ben, "cards": 1})
     assert filed.status_code == 201, filed.content  # the deal as it stands files
+
+
+def test_a_currency_is_any_iso_code_in_either_case(api, start):
+    for typed, kept in (("vnd", "VND"), ("CHF", "CHF"), ("xxx", "XXX")):
+        assert start(currency=typed).session["currency"] == kept

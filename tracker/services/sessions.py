@@ -13,6 +13,7 @@ import scoring
 from tracker.access import Actor
 from tracker.errors import Conflict, Invalid, refused_by_rules
 from tracker.models import Circle, Deal, Session
+from tracker.money import ISO_CURRENCIES
 from tracker.services.circles import clean_name
 from tracker.services.deals import deal_end
 from tracker.services.locks import locked_session
@@ -34,6 +35,12 @@ def clean_currency(currency: str) -> str:
     currency = str(currency).strip().upper()
     if len(currency) != 3 or not currency.isascii() or not currency.isalpha():
         raise Invalid(gettext_noop("The currency is a 3-letter code such as USD, EUR or VND."))
+    if currency not in ISO_CURRENCIES:
+        raise Invalid(
+            gettext_noop("%(typed)s is no currency's code: use one such as USD, EUR or VND."),
+            code="unknown_currency",
+            typed=currency,
+        )
     return currency
 
 
