@@ -178,7 +178,7 @@ def test_a_stake_that_is_no_number_is_refused_with_the_service_s_sentence(member
 def test_a_new_session_is_named_for_today_as_the_language_says_it(
     member, circle, language, name, monkeypatch
 ):
-    """"Thứ 6 4 Tháng 12" read as a row of numbers, and the tap screen cut it to
+    """ "Thứ 6 4 Tháng 12" read as a row of numbers, and the tap screen cut it to
     "Thứ 6 4 T…" (session 26's review)."""
     import datetime
 
