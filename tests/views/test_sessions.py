@@ -135,7 +135,6 @@ def test_a_decimal_comma_stake_is_read(member, circle):
         ("vi", "1.5", "1.5"),
         ("en", "10,000", "10000"),
         ("en", "1,500.50", "1500.5"),
-        ("en", "10.000", "10"),  # the point is English's decimal mark
         ("en", "0,50", "0.5"),
     ],
 )
@@ -164,6 +163,34 @@ def test_the_last_stake_is_offered_the_reader_s_way_and_reads_back(
 
     assert form["stake"].value() == shown
     assert Session.objects.latest("pk").stake == Decimal("10000")
+
+
+@pytest.mark.parametrize(
+    "language, typed",
+    [
+        ("en", "10.000"),  # ten, or ten thousand the Vietnamese way? Not guessed
+        ("en", "0,500"),  # a zero before a group: a half, not 500
+        ("vi", "0.500"),
+        ("en", "00,500"),
+        ("vi", "1,250"),  # three decimals: more than a stake has
+    ],
+)
+def test_a_stake_that_could_be_read_two_ways_is_refused_with_a_sentence(
+    member, circle, language, typed
+):
+    member.cookies["django_language"] = language
+
+    response = member.post(
+        new_url(circle), form_data(stake=typed, currency="VND", new_1="A", new_2="B")
+    )
+
+    assert response.status_code == 400
+    sentence = {
+        "en": "Type the stake with at most 2 decimal places, such as 0.50 or 10,000.",
+        "vi": "Nhập mức cược với tối đa 2 chữ số thập phân, ví dụ 0,50 hoặc 10.000.",
+    }[language]
+    assert sentence in response.text
+    assert not Session.objects.exists()
 
 
 def test_a_stake_that_is_no_number_is_refused_with_the_service_s_sentence(member, circle):

@@ -270,6 +270,8 @@ def test_transfer_paid_page_huge_player_id_is_refused_not_a_server_error(
         ("en", "3.000", None),  # three decimals, or thousands grouped the Vietnamese way?
         ("vi", "10,000", None),
         ("en", "1.005", None),
+        ("en", "0,500", None),  # a half typed with three decimals, never 500
+        ("vi", "0.500", None),
         ("en", "٣", None),
         ("en", "1 000", None),
         ("en", ".", None),

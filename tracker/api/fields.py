@@ -53,14 +53,15 @@ money = money_text  # the API, the CSV export and the pages agree on amounts
 FORM_KEYS = frozenset({"csrfmiddlewaretoken"})
 
 
+# A request body's object: a key it does not know is refused (400), naming the ones it
+# takes. DRF leaves such a key out quietly, and a misspelt one then changes nothing while
+# the answer says it worked: a correction sent as `remove_events` for `add_events` was
+# recorded, with its reason, as a correction that changed nothing. A read-only field (an
+# event's `id`, sent back as the API showed it) is known, and ignored as before. The schema
+# says it too (`additionalProperties: false`, `tracker.api.schema`).
+# Said in comments, not a docstring: drf-spectacular describes every body without a
+# docstring of its own by the first one up its classes, in /api/docs/.
 class ClosedInput(serializers.Serializer):
-    """A request body's object: a key it does not know is refused (400), naming the ones
-    it takes. DRF leaves such a key out quietly, and a misspelt one then changes nothing
-    while the answer says it worked: a correction sent as `remove_events` for `add_events`
-    was recorded, with its reason, as a correction that changed nothing. A read-only field
-    (an event's `id`, sent back as the API showed it) is known, and ignored as before.
-    The schema says it too (`additionalProperties: false`, `tracker.api.schema`)."""
-
     def to_internal_value(self, data: Any) -> Any:
         if isinstance(data, dict):
             unknown = sorted(

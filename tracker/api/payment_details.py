@@ -40,12 +40,15 @@ class PaymentDetailsIO(ClosedInput):
         default="",
         help_text="https:// only, no spaces, at most 200 characters; empty for none.",
     )
+    # What the answer shows beside them, known here (and ignored), so the details sent
+    # back as they were shown, with one field changed, are taken (docs/api.md).
+    player = serializers.IntegerField(source="player_id", read_only=True)
+    bank = serializers.CharField(read_only=True, help_text="The bank's short name; empty for none.")
+    updated_at = serializers.DateTimeField(read_only=True, allow_null=True)
 
 
 class PaymentDetailsOut(PaymentDetailsIO):
-    player = serializers.IntegerField(source="player_id")
-    bank = serializers.CharField(help_text="The bank's short name; empty for none.")
-    updated_at = serializers.DateTimeField(allow_null=True)
+    """How a player is paid, as the API shows it."""
 
 
 def details_data(details: PaymentDetails) -> Any:

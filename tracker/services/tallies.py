@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from django.db import connection, transaction
 from django.db.models import Prefetch
+from django.utils.translation import gettext_noop
 
 import scoring
 import scoring.standing
+from tracker.errors import Invalid
 from tracker.models import DealEvent, DealPlayer, Session, StandingTally, Tap, counted
+from tracker.money import MOST_MONEY
 from tracker.records import Row, deal_facts
 from tracker.services.locks import sessions_moved_on, standings_moved
 
@@ -16,7 +19,13 @@ _ADD = """
 UPDATE {table} SET {sets}
 FROM (VALUES {rows}) AS change
 WHERE {table}.session_id = %s AND {table}.player_id = change.column1
+AND ABS({table}.net + change.column{net}) < {most}
 """
+
+TOO_MUCH_IN_ALL = gettext_noop(
+    "That would bring a player's money over this session to more than can be recorded. "
+    "Check the deal's events: each cutup beaten doubles the one before."
+)
 
 
 def add_to_tallies(session_id: int, change: dict[int, scoring.standing.Tally]) -> None:
@@ -31,6 +40,8 @@ def add_to_tallies(session_id: int, change: dict[int, scoring.standing.Tally]) -
     """
     if not change:
         return
+    if any(abs(tally.net) >= MOST_MONEY for tally in change.values()):
+        raise Invalid(TOO_MUCH_IN_ALL, code="too_much_money")
     table = connection.ops.quote_name(StandingTally._meta.db_table)
     names = StandingTally.TOTALS
     sets = ", ".join(
@@ -44,7 +55,13 @@ def add_to_tallies(session_id: int, change: dict[int, scoring.standing.Tally]) -
         for value in (player, *(getattr(change[player], name) for name in names))
     ]
     with connection.cursor() as cursor:
-        cursor.execute(_ADD.format(table=table, sets=sets, rows=rows), [*values, session_id])
+        # A net the column cannot hold is not added (PostgreSQL's overflow was a 500, and
+        # SQLite stored it, then every standings read was one): the row is left out here,
+        # found below, and the filing refused, so its transaction stores nothing.
+        sql = _ADD.format(
+            table=table, sets=sets, rows=rows, net=names.index("net") + 2, most=f"{MOST_MONEY:f}"
+        )
+        cursor.execute(sql, [*values, session_id])
         added = cursor.rowcount
     standings_moved(session_id)
     if added == len(players):
@@ -54,6 +71,8 @@ def add_to_tallies(session_id: int, change: dict[int, scoring.standing.Tally]) -
             "player_id", flat=True
         )
     )
+    if added < len(have):
+        raise Invalid(TOO_MUCH_IN_ALL, code="too_much_money")
     StandingTally.objects.bulk_create(
         StandingTally(
             session_id=session_id,

@@ -307,20 +307,30 @@ class LeaderboardRangeForm(forms.Form):
         return DayRange(since=self.cleaned_data["since"], until=self.cleaned_data["until"])
 
 
+STAKE_UNCLEAR = _("Type the stake with at most 2 decimal places, such as 0.50 or 10,000.")
+
+
 def typed_stake(text: str) -> str:
     """A stake as a person types it, written as the service reads it ("10000", "0.50"):
     thousands grouped the reader's way ("10,000" in English, "10.000" in Vietnamese, where
     it was read as 10: a night in dong scored a thousand times too small), and a decimal
-    comma or point before the decimals ("0,50" is how Vietnamese writes 0.50). Anything
-    else is passed on as typed, for the service to refuse with its sentence."""
+    comma or point before at most 2 decimals ("0,50" is how Vietnamese writes 0.50), as a
+    payment's amount is read (`TypedAmountField`). Three digits or more after a mark that
+    does not group thousands here ("10.000" in English: ten, or ten thousand?) and a zero
+    before a group ("0,500": a half, not five hundred) are refused rather than guessed.
+    Anything else is passed on as typed, for the service to refuse with its sentence."""
     text = text.strip()
     grouping = re.escape(str(formats.get_format("THOUSAND_SEPARATOR")))
     decimal = re.escape(str(formats.get_format("DECIMAL_SEPARATOR")))
-    grouped = re.fullmatch(rf"([0-9]{{1,3}}(?:{grouping}[0-9]{{3}})+)(?:{decimal}([0-9]+))?", text)
+    grouped = re.fullmatch(
+        rf"([1-9][0-9]{{0,2}}(?:{grouping}[0-9]{{3}})+)(?:{decimal}([0-9]{{1,2}}))?", text
+    )
     if grouped:
         whole = re.sub(r"[^0-9]", "", grouped[1])
         return f"{whole}.{grouped[2]}" if grouped[2] else whole
     plain = re.fullmatch(r"([0-9]*)[.,]([0-9]+)", text)
+    if plain and len(plain[2]) > 2:
+        raise forms.ValidationError(STAKE_UNCLEAR, code="unclear")
     if plain:
         return f"{plain[1] or '0'}.{plain[2]}"
     return text

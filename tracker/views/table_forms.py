@@ -306,7 +306,8 @@ class TypedAmountField(forms.Field):
         if not text:
             return None
         grouping = re.escape(str(get_format("THOUSAND_SEPARATOR")))
-        whole = rf"(?P<whole>[0-9]{{1,3}}(?:{grouping}[0-9]{{3}})+|[0-9]{{1,20}})"
+        # No group after a leading zero: "0,500" is a half typed with three decimals, never 500.
+        whole = rf"(?P<whole>[1-9][0-9]{{0,2}}(?:{grouping}[0-9]{{3}})+|[0-9]{{1,20}})"
         typed = re.fullmatch(f"(?:{whole})?" + r"(?:[.,](?P<decimals>[0-9]{1,2}))?", text)
         if typed is None or not (typed.group("whole") or typed.group("decimals")):
             raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
