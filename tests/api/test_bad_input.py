@@ -7,6 +7,7 @@ Each case is `(body, status, detail)`; a body or detail may be a function of the
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 
 import pytest
 
@@ -688,18 +689,24 @@ def test_the_schema_closes_every_request_body(api):
     assert all(schemas[name]["additionalProperties"] is False for name in inputs), inputs
 
 
-def test_a_deal_that_comes_to_more_money_than_a_column_holds_is_refused(api, start):
-    """Each cutup beaten doubles the one before: sixty at a stake of 1,000,000 came to
-    more than a money column holds, and filing the deal was PostgreSQL's numeric overflow,
-    a 500 (session 26's money review). The event that would pass it is a 400 with a
-    sentence, and changes nothing."""
-    table = start(
+MOST_MONEY = Decimal(10) ** 17  # what a money column (20 digits, 3 places) holds
+
+
+def big_pro_play_table(start):
+    """Two players, Pro-Play winner takes all at a stake of 1,000,000: a few dozen cutups
+    beaten come to more money than a column holds."""
+    return start(
         players=("Alice", "Ben"),
         stake_rule="pro_play",
         format="winner_takes_all",
         stake="1000000",
         options={"penalties": True},
     )
+
+
+def cutups_up_to_the_limit(api, table):
+    """A 2 cut on the open deal, then cutups beaten back and forth until the next one is
+    refused: (how many were taken, the refusal, what the database held before it)."""
     alice, ben = table.p["Alice"], table.p["Ben"]
     events = f"/api/deals/{table.deal}/events/"
     chopped = {"type": "two_beaten", "by": alice, "owner": ben, "with": "cutup", "black": 1}
@@ -710,6 +717,16 @@ def test_a_deal_that_comes_to_more_money_than_a_column_holds_is_refused(api, sta
         answer = api.post(events, {"type": "cutup_beaten", "by": by, "owner": owner})
         if answer.status_code != 201:
             break
+    return n, answer, before
+
+
+def test_a_deal_that_comes_to_more_money_than_a_column_holds_is_refused(api, start):
+    """Each cutup beaten doubles the one before: sixty at a stake of 1,000,000 came to
+    more than a money column holds, and filing the deal was PostgreSQL's numeric overflow,
+    a 500 (session 26's money review). The event that would pass it is a 400 with a
+    sentence, and changes nothing."""
+    table = big_pro_play_table(start)
+    n, answer, before = cutups_up_to_the_limit(api, table)
 
     assert 30 < n < 60  # 2**n times the stake: past 10**17 near the 37th
     assert answer.status_code == 400, answer.content
@@ -719,9 +736,44 @@ def test_a_deal_that_comes_to_more_money_than_a_column_holds_is_refused(api, sta
         "code": "too_much_money",
     }
     assert db_state() == before
+    alice, ben = table.p["Alice"], table.p["Ben"]
     assert api.post(f"/api/deals/{table.deal}/taps/", {"player": alice}).status_code == 201
-    filed = api.post(events, {"type": "hand", "player": ben, "cards": 1})
+    filed = api.post(
+        f"/api/deals/{table.deal}/events/", {"type": "hand", "player": ben, "cards": 1}
+    )
     assert filed.status_code == 201, filed.content  # the deal as it stands files
+
+
+def test_a_running_total_past_what_a_column_holds_is_refused(api, start):
+    """Every deal's lines under 10**17, but a player's net over the session adds them:
+    three such deals took Alice's running total past what its column holds. PostgreSQL
+    refused the third filing as a 500; SQLite stored it, and every standings read after
+    was a 500 (session 27's review). The filing is a 400 with a sentence instead, and
+    changes nothing; the standings still read."""
+    table = big_pro_play_table(start)
+    alice, ben = table.p["Alice"], table.p["Ben"]
+    answers = []
+    for _ in range(3):
+        cutups_up_to_the_limit(api, table)
+        assert api.post(f"/api/deals/{table.deal}/taps/", {"player": alice}).status_code == 201
+        before = db_state()
+        filed = api.post(
+            f"/api/deals/{table.deal}/events/", {"type": "hand", "player": ben, "cards": 1}
+        )
+        answers.append(filed.status_code)
+        if filed.status_code != 201:
+            break
+
+    assert answers == [201, 201, 400], answers
+    assert filed.json() == {
+        "detail": "That would bring a player's money over this session to more than can be "
+        "recorded. Check the deal's events: each cutup beaten doubles the one before.",
+        "code": "too_much_money",
+    }
+    assert db_state() == before
+    standings = api.get(f"/api/sessions/{table.id}/standings/")
+    assert standings.status_code == 200
+    assert all(abs(Decimal(row["net"])) < MOST_MONEY for row in standings.json()["rows"])
 
 
 def test_a_currency_is_any_iso_code_in_either_case(api, start):
