@@ -5,7 +5,9 @@ database is PostgreSQL, i.e. with DATABASE_URL=postgres://...; elsewhere they ar
 with a reason, not silently passed.
 """
 
+import hashlib
 import time
+from pathlib import Path
 
 import pytest
 
@@ -52,6 +54,14 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, t
 
     database = settings.DATABASES["default"]
     if database["ENGINE"] != "django.db.backends.sqlite3":
+        # A test database of this checkout's own: two checkouts' runs on one server (a
+        # developer's suite beside CI's fresh clone) both used "test_postgres", and the
+        # second one's start tried to drop the first one's database under it.
+        checkout = hashlib.sha256(str(Path(__file__).resolve().parent.parent).encode())
+        database["TEST"] = {
+            **database.get("TEST", {}),
+            "NAME": f"test_{database['NAME']}_{checkout.hexdigest()[:10]}",
+        }
         return
     database["TEST"] = {
         **database.get("TEST", {}),
