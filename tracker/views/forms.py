@@ -330,7 +330,7 @@ def typed_stake(text: str) -> str:
         return f"{whole}.{grouped[2]}" if grouped[2] else whole
     plain = re.fullmatch(r"([0-9]*)[.,]([0-9]+)", text)
     if plain and len(plain[2]) > 2:
-        raise forms.ValidationError(STAKE_UNCLEAR, code="unclear")
+        raise forms.ValidationError(STAKE_UNCLEAR, code="invalid")
     if plain:
         return f"{plain[1] or '0'}.{plain[2]}"
     return text
