@@ -310,6 +310,14 @@ class LeaderboardRangeForm(forms.Form):
 STAKE_UNCLEAR = _("Type the stake with at most 2 decimal places, such as 0.50 or 10,000.")
 
 
+def grouped_whole() -> str:
+    """A whole number with its thousands grouped the reader's way ("10,000" in English,
+    "10.000" in Vietnamese), as a pattern: a stake and a payment's amount read it alike.
+    No group after a leading zero: "0,500" is a half typed with three decimals, never 500."""
+    grouping = re.escape(str(formats.get_format("THOUSAND_SEPARATOR")))
+    return rf"[1-9][0-9]{{0,2}}(?:{grouping}[0-9]{{3}})+"
+
+
 def typed_stake(text: str) -> str:
     """A stake as a person types it, written as the service reads it ("10000", "0.50"):
     thousands grouped the reader's way ("10,000" in English, "10.000" in Vietnamese, where
@@ -320,11 +328,8 @@ def typed_stake(text: str) -> str:
     before a group ("0,500": a half, not five hundred) are refused rather than guessed.
     Anything else is passed on as typed, for the service to refuse with its sentence."""
     text = text.strip()
-    grouping = re.escape(str(formats.get_format("THOUSAND_SEPARATOR")))
     decimal = re.escape(str(formats.get_format("DECIMAL_SEPARATOR")))
-    grouped = re.fullmatch(
-        rf"([1-9][0-9]{{0,2}}(?:{grouping}[0-9]{{3}})+)(?:{decimal}([0-9]{{1,2}}))?", text
-    )
+    grouped = re.fullmatch(rf"({grouped_whole()})(?:{decimal}([0-9]{{1,2}}))?", text)
     if grouped:
         whole = re.sub(r"[^0-9]", "", grouped[1])
         return f"{whole}.{grouped[2]}" if grouped[2] else whole

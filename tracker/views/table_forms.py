@@ -9,7 +9,6 @@ from decimal import Decimal
 from typing import Any
 
 from django import forms
-from django.utils.formats import get_format
 from django.utils.translation import gettext_lazy as _
 
 import scoring
@@ -17,7 +16,13 @@ from scoring.vietqr import BANKS
 from tracker.models import DealEvent
 from tracker.records import event_record
 from tracker.services.players import SEAT_CHANGES
-from tracker.views.forms import BEATER_CHOICES, INSTANT_WIN_CHOICES, IdField, KeyedForm
+from tracker.views.forms import (
+    BEATER_CHOICES,
+    INSTANT_WIN_CHOICES,
+    IdField,
+    KeyedForm,
+    grouped_whole,
+)
 
 
 class IdListField(forms.Field):
@@ -305,9 +310,7 @@ class TypedAmountField(forms.Field):
         text = str(value or "").strip()
         if not text:
             return None
-        grouping = re.escape(str(get_format("THOUSAND_SEPARATOR")))
-        # No group after a leading zero: "0,500" is a half typed with three decimals, never 500.
-        whole = rf"(?P<whole>[1-9][0-9]{{0,2}}(?:{grouping}[0-9]{{3}})+|[0-9]{{1,20}})"
+        whole = rf"(?P<whole>{grouped_whole()}|[0-9]{{1,20}})"
         typed = re.fullmatch(f"(?:{whole})?" + r"(?:[.,](?P<decimals>[0-9]{1,2}))?", text)
         if typed is None or not (typed.group("whole") or typed.group("decimals")):
             raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
