@@ -539,7 +539,10 @@
     var state = project();
     var entry = { scope: plan.scope, kind: kind, deal: state.deal, made: Date.now() };
     var sent = fields.filter(function (pair) {
-      return pair[0] !== "deal" && pair[0] !== "key" && pair[0] !== "reopen";
+      return (
+        pair[0] !== "deal" && pair[0] !== "key" && pair[0] !== "reopen" &&
+        pair[0] !== "undoes" && pair[0] !== "seen"
+      );
     });
     if (kind === "tap") {
       var loser = field(fields, "loser");
@@ -557,16 +560,24 @@
       if (!last) {
         sent.push(["reopen", "1"]); // the empty next deal reaches back into the filed one
       }
+      // The record it means, as "deal:how many records it held", waiting ones included:
+      // the server refuses the undo if that deal's last record is another one by then
+      // (another phone tapped or filed it meanwhile), instead of taking back theirs.
       if (last) {
         entry.label = say("undo", { what: recordLabel(last, state.records) });
+        sent.push(["undoes", state.deal + ":" + state.records.length]);
       } else {
         var filed = state.filed[state.filed.length - 1];
         entry.label = say("undoDeal", {
           number: filed.number,
           what: recordLabel(filed.records[filed.records.length - 1], filed.records),
         });
+        sent.push(["undoes", filed.number + ":" + filed.records.length]);
       }
     } else {
+      // How many records the deal held as this phone showed it: the same entry recorded
+      // since by another phone is refused, not counted twice.
+      sent.push(["seen", String(state.records.length)]);
       entry.label = sheetLabel(element, fields);
       entry.instant = claimant(fields);
     }

@@ -624,3 +624,61 @@ def test_a_loser_tapped_offline_is_said_lost_as_the_server_says_it(
 
     expect(phone.locator(".tap__deal")).to_have_text("· Deal 2")
     expect(phone.locator(".thumb-bar .button--undo")).to_contain_text("Undo deal 1: Eve lost")
+
+
+def test_an_undo_queued_offline_while_another_phone_filed_the_deal_undoes_nothing(
+    offline_phone, make_session, user
+):
+    """Found by a tester: the phone's Undo (of Alice 1st), queued offline, arrived after
+    the other phone's taps filed deal 1, and took back that phone's filing tap: deal 1
+    re-opened without asking and deal 2 went away, silently."""
+    session, phone = kept_after_taps(offline_phone, make_session(), user, ("Alice",))
+    phone.context.set_offline(True)
+    undo = phone.locator(".thumb-bar .button--undo")
+    expect(undo).to_contain_text("Undo Alice 1st")
+    undo.click()
+    expect(phone.locator("#offline-bar")).to_contain_text("1 waiting")
+    deal = session.deals.get(number=1)
+    players = {dp.player.name: dp.player for dp in deal.deal_players.select_related("player")}
+    for name in ("Cara", "Ben"):  # the other phone files deal 1
+        deal_tap(deal_id=deal.pk, player_id=players[name].pk, actor=Actor(user=user))
+
+    phone.context.set_offline(False)
+    expect(phone.locator(".offline-bar__why")).to_contain_text(
+        "Someone else changed deal 1 meanwhile, so nothing was undone"
+    )
+    deal.refresh_from_db()
+    assert deal.status == Deal.Status.FILED
+    assert session.deals.filter(number=2).exists()
+    assert Tap.objects.filter(undone_at__isnull=True).count() == 3
+
+
+def test_a_chop_queued_offline_that_another_phone_recorded_meanwhile_counts_once(
+    offline_phone, make_session, user
+):
+    """Found by a tester: "2 chopped" entered on both phones, one offline, was counted
+    twice and neither said so."""
+    session, players = make_session(options=PENALTIES)
+    phone = offline_phone()
+    sign_in(phone, "host", "table-of-four")
+    worker_keeps(phone, f"/sessions/{session.pk}/")
+    phone.context.set_offline(True)
+    chop(phone)
+    expect(phone.locator("#offline-bar")).to_contain_text("1 waiting")
+    deal = session.deals.get()
+    deal_event_record(
+        deal_id=deal.pk,
+        event=scoring.TwoBeaten(
+            by=players["Ben"].pk,
+            owner=players["Alice"].pk,
+            beaten_with=scoring.Beater.CUTUP,
+            black=1,
+            red=0,
+        ),
+        actor=Actor(user=user),
+        seen=0,
+    )
+
+    phone.context.set_offline(False)
+    expect(phone.locator(".offline-bar__why")).to_contain_text("it is not counted twice")
+    assert DealEvent.objects.count() == 1

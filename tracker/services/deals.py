@@ -25,6 +25,7 @@ from tracker.records import (
     deal_state,
     live_records,
     read_deal_state,
+    to_record,
 )
 from tracker.rows import deal_and_players
 from tracker.services.corrections import deal_correct
@@ -47,6 +48,13 @@ RACE = gettext_noop("Someone else just recorded on this deal; look again and ret
 NOTHING_TO_UNDO = gettext_noop("Nothing to undo on this deal.")
 MOVED_ON = gettext_noop(
     "Someone else recorded on deal %(number)s meanwhile: look at who is out now and tap again."
+)
+UNDO_MOVED_ON = gettext_noop(
+    "Someone else changed deal %(number)s meanwhile, so nothing was undone: look at the deal"
+    " now and undo again if it still needs it."
+)
+ALREADY_RECORDED = gettext_noop(
+    "Another phone recorded this on deal %(number)s a moment ago; it is not counted twice."
 )
 
 
@@ -75,9 +83,12 @@ def _record(
     actor: Actor,
     *,
     after: Sequence[int] | None = None,
+    seen: int | None = None,
 ) -> DealState:
     """Record one tap or event on an open deal; the caller holds the session's lock. With
-    `after` (a tap's: see `deal_tap`), refused unless those are the deal's taps now."""
+    `after` (a tap's: see `deal_tap`), refused unless those are the deal's taps now; with
+    `seen` (an event's: see `deal_event_record`), refused if the same record has been
+    recorded since the first `seen` records."""
     if deal.status == Deal.Status.ENDED:
         raise Conflict(ENDED, code="deal_ended")
     if deal.status == Deal.Status.FILED:
@@ -90,6 +101,8 @@ def _record(
     # After the rules: "Dev is already out (1st)" says more than "someone else recorded".
     if after is not None and [row.player_id for row in rows if isinstance(row, Tap)] != list(after):
         raise Conflict(MOVED_ON, code="deal_moved_on", number=deal.number)
+    if seen is not None and record in [to_record(row) for row in rows[seen:]]:
+        raise Conflict(ALREADY_RECORDED, code="already_recorded", number=deal.number)
     try:
         saved = save_records(deal, [record], result, actor)
         # An open deal counts nowhere yet; only the seats this record moves are written.
@@ -139,10 +152,21 @@ def deal_tap(
 
 @write_transaction
 def deal_event_record(
-    *, deal_id: int, event: scoring.Record, actor: Actor, reach: DealInReach | None = None
+    *,
+    deal_id: int,
+    event: scoring.Record,
+    actor: Actor,
+    reach: DealInReach | None = None,
+    seen: int | None = None,
 ) -> DealState:
     """Record something that costs money: a 2 beaten, a hand, a Guaransheed... (`reach` as
     for `deal_tap`).
+
+    `seen`, when given, is how many records the deal held as the recording phone showed
+    it: the same event recorded since (by another phone, or one phone online while another
+    queued it offline) is refused, not counted twice (a tester's "2 chopped" entered on
+    two phones charged the owner twice). The same event twice on what one phone showed
+    is two events: a player can chop the same 2s owner twice in a deal.
 
     A hand sent for a deal already filed is a correction that adds it (SPEC 4).
     """
@@ -153,7 +177,7 @@ def deal_event_record(
         return deal_correct(
             deal_id=deal_id, add_events=[event], reason="Hand recorded after filing", actor=actor
         )
-    return _record(deal, deal_players, event, actor)
+    return _record(deal, deal_players, event, actor, seen=seen)
 
 
 REOPEN_FIRST = gettext_noop(
@@ -163,14 +187,25 @@ REOPEN_FIRST = gettext_noop(
 
 @write_transaction
 def deal_undo(
-    *, deal_id: int, actor: Actor, reopen: bool = True, reach: DealInReach | None = None
+    *,
+    deal_id: int,
+    actor: Actor,
+    reopen: bool = True,
+    reach: DealInReach | None = None,
+    undoes: tuple[int, int] | None = None,
 ) -> DealState:
     """Take back the last tap or event (SPEC 3.4), keeping it as history (`reach` as for
     `deal_tap`).
 
     Undoing the record that filed a deal re-opens it and removes the empty next deal;
     undo sent to that empty next deal reaches back the same way — unless `reopen` is
-    False (a page that has not asked yet), which refuses it.
+    False (a page that has not asked yet), which refuses it, as it refuses undo sent to
+    the filed deal itself.
+
+    `undoes`, when given, is the record the phone's Undo named, as (deal number, how many
+    records that deal held): if the last record is another one now, nothing is undone
+    (found by a tester: an undo queued offline while another phone filed the deal took
+    back that phone's filing tap, re-opened the deal without asking and removed the next).
     """
     session = lock_session_of_deal(_reached(deal_id, reach))
     deal = locked_deal(deal_id)
@@ -195,9 +230,11 @@ def deal_undo(
         )
         if previous is None or previous.status != Deal.Status.FILED:
             raise Invalid(NOTHING_TO_UNDO, code="nothing_to_undo")
-        if not reopen:
-            raise Conflict(REOPEN_FIRST, code="confirm_reopen", number=previous.number)
         deal, rows = previous, live_records(previous)
+    if undoes is not None and (deal.number, len(rows)) != undoes:
+        raise Conflict(UNDO_MOVED_ON, code="deal_moved_on", number=undoes[0])
+    if deal.status == Deal.Status.FILED and not reopen:
+        raise Conflict(REOPEN_FIRST, code="confirm_reopen", number=deal.number)
     last = rows[-1]
     before = _facts_and_result(deal, rows) if not deal.is_open else None
     facts, result = _facts_and_result(deal, rows[:-1])

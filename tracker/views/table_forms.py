@@ -47,9 +47,22 @@ class TableForm(KeyedForm):
 
 
 class UndoForm(TableForm):
-    """Undo; `reopen` says the person confirmed re-opening a filed deal."""
+    """Undo; `reopen` says the person confirmed re-opening a filed deal. `undoes` is the
+    record the screen's Undo named: "3:2", deal 3's second record (`services.deal_undo`
+    refuses the undo if the deal's last record is another one now). Absent (a form from
+    before it was drawn): not checked."""
 
     reopen = forms.BooleanField(required=False)
+    undoes = forms.CharField(required=False, max_length=30, strip=True)
+
+    def clean_undoes(self) -> tuple[int, int] | None:
+        text = self.cleaned_data["undoes"]
+        if not text:
+            return None
+        match = re.fullmatch(r"([1-9][0-9]{0,8}):([1-9][0-9]{0,4})", text)
+        if match is None:
+            raise forms.ValidationError(_("Load the screen again: its Undo was not readable."))
+        return int(match[1]), int(match[2])
 
 
 class TapForm(TableForm):
@@ -94,6 +107,10 @@ class EventForm(TableForm):
     session's (a hand's form reads whether its card count pays)."""
 
     type = forms.ChoiceField(choices=DealEvent.Type.choices)
+    # How many records the deal held as the screen showed it: the same event recorded
+    # since is refused, not counted twice (`services.deal_event_record`). Absent: not
+    # checked (the deal page's additions, which are corrections, never send it).
+    seen = forms.IntegerField(required=False, min_value=0, max_value=10_000)
 
     def __init__(self, *args: Any, rules: scoring.Rules | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

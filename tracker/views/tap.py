@@ -152,7 +152,11 @@ def undo(request: HttpRequest, page: SessionPage, number: int | None = None) -> 
         page,
         form,
         lambda deal: services.deal_undo(
-            deal_id=deal.id, actor=page.actor, reopen=form.cleaned_data["reopen"], reach=deal
+            deal_id=deal.id,
+            actor=page.actor,
+            reopen=form.cleaned_data["reopen"],
+            reach=deal,
+            undoes=form.cleaned_data["undoes"],
         ),
         number,
     )
@@ -176,6 +180,7 @@ def event(request: HttpRequest, page: SessionPage, number: int | None = None) ->
             reach=deal,
             event=form.record(),  # type: ignore[attr-defined]
             actor=page.actor,
+            seen=form.cleaned_data["seen"],
         ),
         number,
     )

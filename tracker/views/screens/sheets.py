@@ -38,6 +38,9 @@ class Sheets:
     unused_counts: list[int] = field(default_factory=lambda: list(UNUSED_COUNTS))
     beaters: list[tuple[str, str]] = field(default_factory=lambda: list(BEATER_CHOICES))
     instant_win_kinds: list[tuple[str, str]] = field(default_factory=list)
+    # Live only: how many records the deal holds as drawn, sent back as `seen` (the same
+    # event recorded by another phone since is refused, not counted twice).
+    seen: int | None = None
 
     @property
     def any(self) -> bool:
@@ -55,6 +58,7 @@ def sheets(
     preview: str,
     live: bool,
     known_hands: list[str] | None = None,
+    seen: int | None = None,
 ) -> Sheets:
     """The sheets `allowed` offers on deal `deal`, posting to `action`."""
     kinds = {value: label for value, label in INSTANT_WIN_CHOICES}
@@ -80,4 +84,5 @@ def sheets(
         unused_cards=allowed.unused_cards,
         twos=[(f"{black}-{red}", twos_label(black, red)) for black, red in allowed.twos],
         instant_win_kinds=[(kind.value, kinds[kind.value]) for kind in allowed.instant_win_kinds],
+        seen=seen,
     )

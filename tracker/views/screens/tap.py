@@ -95,6 +95,9 @@ class TapScreen:
     can_undo: bool = False
     undo_reopens: bool = False  # Undo would take back the record that filed deal `undo_deal`
     undo_deal: int | None = None
+    # The record Undo names, "3:2" (deal 3's second record): undo is refused if the deal
+    # moved on meanwhile (`services.deal_undo`); "" when there is nothing to undo.
+    undoes: str = ""
     not_played: list[PlayerCard] = field(default_factory=list)
     unused_cards: bool = False
     cards_pay: bool = True
@@ -188,9 +191,11 @@ def tap_screen(table: Table, page: SessionPage, *, message: str = "") -> TapScre
         action=page.url("event"),
         preview=page.url("event_preview"),
         live=True,
+        seen=len(state.taps) + len(state.events),
     )
 
     last = _last_record(state.taps, state.events)
+    undoes = (deal.number, len(state.taps) + len(state.events))
     undo_names = names
     previous = table.previous
     if previous is not None:
@@ -205,9 +210,11 @@ def tap_screen(table: Table, page: SessionPage, *, message: str = "") -> TapScre
         )
         if previous.status == Deal.Status.FILED:
             last = _last_record(previous.live_taps, previous.live_events)  # type: ignore[attr-defined]
+            undoes = (previous.number, len(previous.live_taps) + len(previous.live_events))  # type: ignore[attr-defined]
             undo_names = previous_names
             screen.undo_reopens, screen.undo_deal = last is not None, previous.number
     screen.can_undo = last is not None
+    screen.undoes = f"{undoes[0]}:{undoes[1]}" if last is not None else ""
     screen.undo = undo_label(last, told_apart(undo_names), deal=screen.undo_deal)
     screen.offline = offline_plan(table, page)
     return screen
