@@ -4,9 +4,10 @@ import html
 import json
 import re
 
+import scoring
 from tracker.access import Actor
 from tracker.models import Deal
-from tracker.services import deal_tap
+from tracker.services import deal_event_record, deal_tap
 
 FINISHES = [("Alice", "Cara", "Ben"), ("Dev", "Alice", "Cara"), ("Ben", "Dev", "Alice")]
 
@@ -21,6 +22,15 @@ def play_deals(session, players, count: int, actor: Actor) -> None:
         deal = open_deal(session)
         for name in FINISHES[number % len(FINISHES)]:
             deal_tap(deal_id=deal.pk, player_id=players[name].pk, actor=actor)
+
+
+def ben_chops_alice(deal: Deal, players, actor: Actor, seen: int | None = None) -> None:
+    """Through the services, as another phone would: Ben chopped Alice's 2 (one black)
+    with a cutup on `deal`; `seen` as `deal_event_record` takes it."""
+    chop = scoring.TwoBeaten(
+        by=players["Ben"].pk, owner=players["Alice"].pk, beaten_with=scoring.Beater.CUTUP, black=1
+    )
+    deal_event_record(deal_id=deal.pk, event=chop, actor=actor, seen=seen)
 
 
 def htmx(**headers):

@@ -4,11 +4,10 @@ record its screen named or nothing, and an event recorded on both phones counts 
 import pytest
 from django.urls import reverse
 
-import scoring
-from tests.views.helpers import htmx, open_deal
+from tests.views.helpers import ben_chops_alice, htmx, open_deal
 from tracker.errors import Conflict
 from tracker.models import Deal, DealEvent, Tap
-from tracker.services import deal_event_record, deal_tap, deal_undo
+from tracker.services import deal_tap, deal_undo
 
 pytestmark = pytest.mark.django_db
 
@@ -148,15 +147,7 @@ def test_a_chop_recorded_on_two_phones_counts_once(member, table, actor):
     twice, and neither phone said so."""
     session, players = table
     drawn = member.get(url(session, "tap")).text
-    deal = open_deal(session)
-    twos = scoring.TwoBeaten(
-        by=players["Ben"].pk,
-        owner=players["Alice"].pk,
-        beaten_with=scoring.Beater.CUTUP,
-        black=1,
-        red=0,
-    )
-    deal_event_record(deal_id=deal.pk, event=twos, actor=actor, seen=0)  # the other phone
+    ben_chops_alice(open_deal(session), players, actor, seen=0)  # the other phone
 
     response = member.post(
         url(session, "event"), chop(session, players, seen=field(drawn, "seen")), **htmx()

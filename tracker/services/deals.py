@@ -25,7 +25,6 @@ from tracker.records import (
     deal_state,
     live_records,
     read_deal_state,
-    to_record,
 )
 from tracker.rows import deal_and_players
 from tracker.services.corrections import deal_correct
@@ -94,14 +93,15 @@ def _record(
     if deal.status == Deal.Status.FILED:
         raise Conflict(FILED, code="deal_filed")
     rows = live_records(deal)
+    held = deal_facts(deal, rows, deal_players)
     try:
-        facts, result = scoring.add_record(deal_facts(deal, rows, deal_players), record)
+        facts, result = scoring.add_record(held, record)
     except scoring.ScoringError as error:
         raise refused_by_rules(error) from None
     # After the rules: "Dev is already out (1st)" says more than "someone else recorded".
     if after is not None and [row.player_id for row in rows if isinstance(row, Tap)] != list(after):
         raise Conflict(MOVED_ON, code="deal_moved_on", number=deal.number)
-    if seen is not None and record in [to_record(row) for row in rows[seen:]]:
+    if seen is not None and record in held.records[seen:]:
         raise Conflict(ALREADY_RECORDED, code="already_recorded", number=deal.number)
     try:
         saved = save_records(deal, [record], result, actor)

@@ -184,6 +184,7 @@ def tap_screen(table: Table, page: SessionPage, *, message: str = "") -> TapScre
     screen.cards_pay = allowed.cards_pay
     screen.card_counts = list(range(0, allowed.most_cards + 1))
     screen.trading = trading_lines(deal.trading, names)
+    held = len(state.taps) + len(state.events)  # records on the deal as drawn
     screen.sheets = sheets(
         allowed,
         deal=deal.pk,
@@ -191,11 +192,11 @@ def tap_screen(table: Table, page: SessionPage, *, message: str = "") -> TapScre
         action=page.url("event"),
         preview=page.url("event_preview"),
         live=True,
-        seen=len(state.taps) + len(state.events),
+        seen=held,
     )
 
     last = _last_record(state.taps, state.events)
-    undoes = (deal.number, len(state.taps) + len(state.events))
+    undoes = (deal.number, held)
     undo_names = names
     previous = table.previous
     if previous is not None:
