@@ -32,6 +32,55 @@
   });
 })();
 
+// A new deal on the tap screen holds the screen a moment (HOLD_MS). The tap that files a
+// deal draws the next one at once, with the filed deal's summary above the players: the
+// second tap of a double tap, or a "did it take?" tap, then met a player of the new deal
+// (out first before the cards were dealt) or opened the summary. While held, the screen
+// takes no pointer (app.css: `.is-settling`, so the tap lands on nothing and the players
+// fade in) and this swallows any click inside it (a key held down). The deal number is
+// `data-deal` on #tap-screen, as the server drew it or as offline.js painted it from its
+// queue; a change from the last one seen holds, whoever made it (this phone, online or
+// offline, an Undo of a filing, or another phone's filing arriving live). No deal starts
+// within a second of the last one: the cards are shuffled and dealt first.
+(function () {
+  "use strict";
+
+  var HOLD_MS = 800;
+  var shown = null; // the deal number last seen on the tap screen
+  var until = 0;
+
+  function release() {
+    if (Date.now() >= until) {
+      document.documentElement.classList.remove("is-settling");
+    }
+  }
+
+  function note() {
+    var screen = document.getElementById("tap-screen");
+    var deal = screen ? screen.getAttribute("data-deal") : null;
+    if (shown !== null && deal !== null && deal !== shown) {
+      until = Date.now() + HOLD_MS;
+      document.documentElement.classList.add("is-settling");
+      window.setTimeout(release, HOLD_MS);
+    }
+    shown = deal;
+  }
+
+  document.addEventListener(
+    "click",
+    function (event) {
+      if (Date.now() < until && event.target.closest && event.target.closest("#tap-screen")) {
+        event.preventDefault();
+        event.stopPropagation();
+      }
+    },
+    true
+  );
+  document.addEventListener("htmx:afterSwap", note);
+  document.addEventListener("squarescores:painted", note);
+  note();
+})();
+
 // A bottom sheet's ✕ closes it (the sheet is a <details>; its own button is under the sheet).
 document.addEventListener("click", function (event) {
   var close = event.target.closest && event.target.closest("[data-close-sheet]");

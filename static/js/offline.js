@@ -197,6 +197,8 @@
     var moved = state.deal !== plan.deal;
     var taps = tapsOf(state.records).map(String);
     var node = state.orders[taps.join(",")];
+    // The deal the screen shows now (app.js holds the buttons a moment when it changes).
+    screen.setAttribute("data-deal", String(state.deal));
     var title = screen.querySelector(".tap__deal");
     if (title) {
       title.textContent = "· " + say("deal", { number: state.deal });
@@ -460,6 +462,7 @@
   function paint() {
     paintBar();
     paintScreen();
+    document.dispatchEvent(new CustomEvent("squarescores:painted"));
   }
 
   function refresh() {
