@@ -26,8 +26,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
+
+from scoring.names import last_words_told_apart
 
 NAPAS_GUID = "A000000727"
 TO_ACCOUNT = "QRIBFTTA"
@@ -138,19 +141,43 @@ def ascii_note(text: str, longest: int = LONGEST_NOTE) -> str:
     return " ".join(plain.split())[:longest].strip()
 
 
-def transfer_note(session: str, payer: str, payee: str) -> str:
+def transfer_note(session: str, payer: str, payee: str, table: Iterable[str] = ()) -> str:
     """The note a transfer's QR code carries: "SquareScores <session> <payer>><payee>"
     in 25 ASCII characters at most. Who pays whom matters most, so when it does not fit
-    "SquareScores" goes first, then the session's name is shortened, then the names."""
+    "SquareScores" goes first, then the session's name is shortened, then the names are
+    said by their fewest last words that no other name of `table` (the names at the
+    table) ends with, as the note writes them ("Nguyen Thi Lan Vy" and "Nguyen Thi Lan
+    Anh" pay Hoa: "Lan Vy>Hoa", "Lan Anh>Hoa"); only then is a name cut, the payee's
+    first. Cut from the front, four players of one family paying one payee all read
+    "Nguyen Thi Lan Vy>Nguyen" and the payee could not tell who had paid."""
+    names = (payer, payee)
     who = f"{ascii_note(payer, 99)}>{ascii_note(payee, 99)}"
     night = ascii_note(session, 99)
     for note in (f"SquareScores {night} {who}", f"{night} {who}"):
         if len(note) <= LONGEST_NOTE:
             return note
+    if LONGEST_NOTE - len(who) - 1 < 3:
+        others = [name for name in table if name not in names] + list(names)
+        short = [_said_short(name, [other for other in others if other != name]) for name in names]
+        payer_said, payee_said = short
+        if len(payer_said) + 1 + len(payee_said) > LONGEST_NOTE:
+            payee_said = payee_said[: max(LONGEST_NOTE - 1 - len(payer_said), 5)].strip()
+            payer_said = payer_said[: LONGEST_NOTE - 1 - len(payee_said)].strip()
+        who = f"{payer_said}>{payee_said}"
     room = LONGEST_NOTE - len(who) - 1
     if room >= 3:
         return f"{night[:room].strip()} {who}"
-    return ascii_note(who)
+    return who
+
+
+def _said_short(name: str, others: list[str]) -> str:
+    """`name` as a note writes it, by its fewest last words told apart from `others`
+    (compared as the note writes them too: "Lân" and "Lan" are alike there)."""
+    plain = ascii_note(name, 99)
+    tail = last_words_told_apart(
+        plain, others, compared=lambda text: ascii_note(text, 99).casefold()
+    )
+    return plain if tail is None else tail
 
 
 def whole_dong(amount: Decimal | None) -> int | None:

@@ -87,10 +87,35 @@ def test_notes_are_plain_ascii_and_short():
     assert vietqr.transfer_note("Fri", "Bo", "Al") == "SquareScores Fri Bo>Al"
     assert vietqr.transfer_note("Friday table", "Ben", "Alice") == "Friday table Ben>Alice"
     assert vietqr.transfer_note("Sinh nhật Đặng", "Nguyễn Văn Bình", "Lê Thị Hoa") == (
-        "Nguyen Van Binh>Le Thi Ho"
+        "Sinh nhat Dang Binh>Hoa"
     )
     assert vietqr.transfer_note("Tết", "Ben", "Alice") == "Tet Ben>Alice"
     assert len(vietqr.transfer_note("x" * 80, "y" * 40, "z" * 40)) == 25
+
+
+FAMILY = [
+    "Nguyễn Thị Minh Khai Lan Vy",
+    "Nguyễn Thị Minh Khai Lan Anh",
+    "Nguyễn Thị Minh Khai Phương",
+]
+
+
+def test_a_long_name_in_a_note_is_said_by_the_last_words_that_tell_it_apart():
+    """Cut from the front, three of one family paying Hoa all read "Nguyen Thi Minh Khai
+    L>" or alike: Hoa could not tell who had paid, and her own name was gone."""
+    table = [*FAMILY, "Lê Thị Hoa"]
+    notes = [vietqr.transfer_note("Tối thứ Sáu", payer, "Lê Thị Hoa", table) for payer in FAMILY]
+    assert notes == ["Toi thu Sau Vy>Hoa", "Toi thu Sau Anh>Hoa", "Toi thu Sau Phuong>Hoa"]
+    # Alike in the note is alike ("Lân" is written "Lan"): said whole, as far as it goes.
+    twins = ["Trần Văn Lân Vy Minh Khoa", "Trần Văn Lan Vy Minh Khoa", "Phạm Bảo"]
+    assert vietqr.transfer_note("Tết", twins[0], "Phạm Bảo", twins) == "Tran Van Lan Vy Minh>Bao"
+    # Two names that do not fit even so: the payee is cut first, the payer kept longest.
+    note = vietqr.transfer_note("Fri", "A" * 40, FAMILY[0], [*FAMILY, "A" * 40])
+    assert note == "AAAAAAAAAAAAAAAAAAAAAA>Vy"
+    for payer in FAMILY:
+        for payee in FAMILY:
+            if payer != payee:
+                assert len(vietqr.transfer_note("x" * 80, payer, payee, FAMILY)) <= 25
 
 
 @pytest.mark.parametrize(

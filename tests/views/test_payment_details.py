@@ -178,3 +178,34 @@ def test_a_session_in_euros_shows_no_vnd_code(member, make_session, actor):
     assert to_alice.pay.options.link == "https://paypal.me/alice/2.50EUR"
     assert 'Pay <span class="amount ">2.50<' in response.text
     assert Decimal(to_alice.amount) == Decimal("2.50")
+
+
+def test_three_of_one_family_paying_one_payee_send_three_notes_she_tells_apart(
+    member, make_session, actor
+):
+    """Their names begin alike and are long: cut from the front, every note read "Nguyen
+    Thi Minh Khai L>" and Hoa could not tell from her bank who had paid."""
+    from tracker.services import deal_tap
+
+    family = [
+        "Nguyễn Thị Minh Khai Lan Vy",
+        "Nguyễn Thị Minh Khai Lan Anh",
+        "Nguyễn Thị Minh Khai Phương",
+    ]
+    session, players = make_session(players=[*family, "Lê Thị Hoa"], currency="VND", stake="10000")
+    for loser in family:  # Hoa wins every deal; each of the family loses one
+        deal = session.deals.get(status="open")
+        for name in ["Lê Thị Hoa", *(other for other in family if other != loser)]:
+            deal_tap(deal_id=deal.pk, player_id=players[name].pk, actor=actor)
+    payment_details_set(
+        player=players["Lê Thị Hoa"], bank_bin="970436", account_number="0011001932418", actor=actor
+    )
+
+    response = member.get(reverse("member:settle", kwargs={"session_id": session.pk}))
+
+    notes = sorted(
+        vietqr.read(transfer.pay.options.vietqr)["note"]
+        for transfer in response.context["transfers"]
+        if transfer.pay
+    )
+    assert notes == ["Friday Anh>Hoa", "Friday Phuong>Hoa", "Friday Vy>Hoa"]

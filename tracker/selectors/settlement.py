@@ -98,7 +98,10 @@ def session_pay_options(
         if payee is None:
             continue
         note = vietqr.transfer_note(
-            session.name, names.get(transfer.payer, ""), names.get(transfer.payee, "")
+            session.name,
+            names.get(transfer.payer, ""),
+            names.get(transfer.payee, ""),
+            names.values(),
         )
         code, dong = None, vietqr.whole_dong(transfer.amount)
         if payee.has_bank and session.currency == "VND":

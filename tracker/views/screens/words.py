@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 import scoring
+from scoring.names import last_words_told_apart
 from tracker.errors import Refusal
 from tracker.models import Deal, DealEvent, DealPlayer, LedgerLine, Tap
 from tracker.templatetags.pages import format_money, place_label
@@ -188,15 +189,15 @@ def told_apart(names: dict[int, str]) -> dict[int, str]:
         said[player] = name
         if len(name) <= TOLD_APART_OVER or len(words) < 4:
             continue
-        # Alike but for case is alike: a circle holds names apart only beyond case.
-        others = [
-            " " + " ".join(other.split()).casefold() for pk, other in names.items() if pk != player
-        ]
-        for count in range(2, len(words) - 1):
-            tail = " ".join(words[-count:])
-            if not any(other.endswith(" " + tail.casefold()) for other in others):
-                said[player] = f"{words[0]} … {tail}"
-                break
+        # Alike but for case is alike: a circle holds names apart only beyond case. The
+        # first word is said anyway, so the tail is found among the others.
+        tail = last_words_told_apart(
+            " ".join(words[1:]),
+            (other for pk, other in names.items() if pk != player),
+            at_least=2,
+        )
+        if tail is not None:
+            said[player] = f"{words[0]} … {tail}"
     return said
 
 
