@@ -450,6 +450,9 @@
     provisional.textContent = say("provisional");
     var panel = bar.querySelector(".offline-bar__refused");
     panel.hidden = !refused;
+    // A refusal turns the whole bar red (DESIGN.md): yellow with a pink box in it read as
+    // "offline, waiting" at a glance, and the queue had stopped.
+    bar.classList.toggle("is-refused", Boolean(refused));
     if (refused) {
       var why = say("refused", { what: queue[0].label, why: refused.detail });
       if (queue.length > 1) {

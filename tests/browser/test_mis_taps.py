@@ -51,7 +51,7 @@ def test_a_double_tap_that_files_the_deal_changes_nothing_on_the_next(
     double_tap(page, players(page).filter(has_text="Ben"))  # the first tap files deal 1
 
     expect(page.locator(".tap__deal")).to_have_text("· Ván 2")
-    screenshot(page, "60-vi-tap-next-deal-settling")
+    screenshot(page, "74-vi-tap-next-deal-settling")
     page.wait_for_timeout(1500)
     assert not Tap.objects.filter(deal__session=session, deal__number=2).exists()
     expect(page.locator("#tap-screen details[open]")).to_have_count(0)

@@ -174,6 +174,18 @@ def test_a_deal_filed_by_another_phone_meanwhile_stops_the_queue_and_says_why(
     expect(why).to_contain_text("1 more waiting behind it.")
     expect(phone.locator("[data-queue=discard]")).to_be_visible()
     expect(phone.locator("[data-queue=reenter]")).to_be_visible()
+    # The bar turns red (DESIGN.md), not the waiting yellow with a pink box in it.
+    expect(phone.locator("#offline-bar")).to_have_class(re.compile(r"\bis-refused\b"))
+    bar, alert = phone.evaluate(
+        """() => [getComputedStyle(document.getElementById("offline-bar")).backgroundColor,
+                  getComputedStyle(document.documentElement).getPropertyValue("--alert-bg")]"""
+    )
+    assert bar == phone.evaluate(
+        "(colour) => { const probe = document.createElement('i'); probe.style.color = colour;"
+        " document.body.append(probe); const said = getComputedStyle(probe).color;"
+        " probe.remove(); return said; }",
+        alert.strip(),
+    )
     screenshot(phone, "62-offline-refused")
     # Nothing doubled: deal 1 stands as the other phone filed it.
     assert list(deal.taps.order_by("seq").values_list("player__name", flat=True)) == [
