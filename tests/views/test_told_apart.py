@@ -67,6 +67,38 @@ def test_the_tap_screen_s_undo_and_the_offline_plan_say_the_short_name(member, m
     ]
 
 
+def test_undo_names_the_two_players_of_a_chop_by_their_given_names(member, make_session, actor):
+    """ "Undo Nguyễn … Lan Hà beat Nguyễn…": whose 2 it was fell off Undo's two lines."""
+    import scoring
+    from tracker.services import deal_event_record, deal_tap
+
+    session, players = make_session(players=ALIKE, options=scoring.Options(penalties=True))
+    chop = scoring.TwoBeaten(
+        by=players[ALIKE[1]].pk,
+        owner=players[ALIKE[0]].pk,
+        beaten_with=scoring.Beater.CUTUP,
+        black=1,
+    )
+    deal_event_record(deal_id=session.deals.get().pk, event=chop, actor=actor)
+
+    response = member.get(f"/sessions/{session.pk}/")
+
+    assert response.context["screen"].undo == "Undo Hà beat Vy's 2"
+    # A tap names one player: as before.
+    deal_tap(deal_id=session.deals.get().pk, player_id=players[ALIKE[2]].pk, actor=actor)
+    response = member.get(f"/sessions/{session.pk}/")
+    assert response.context["screen"].undo == "Undo Nguyễn … Hồng Nhung 1st"
+
+
+def test_given_names_are_the_last_words_that_tell_them_apart():
+    from tracker.views.screens.words import by_given_name
+
+    said = by_given_name(
+        {1: ALIKE[0], 2: ALIKE[1], 3: "Trần Văn Vy", 4: "Bartholomew Fitzgerald", 5: "Cara"}
+    )
+    assert said == {1: "Lan Vy", 2: "Hà", 3: "Trần Văn Vy", 4: "Fitzgerald", 5: "Cara"}
+
+
 def test_the_correction_s_places_say_the_short_names(member, make_session, actor):
     """A select shows the start of its choice: at 320 px the deal page's places read
     "Nguyễn Thị Minh K" three times (session 25's review)."""

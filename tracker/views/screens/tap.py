@@ -216,7 +216,7 @@ def tap_screen(table: Table, page: SessionPage, *, message: str = "") -> TapScre
             screen.undo_reopens, screen.undo_deal = last is not None, previous.number
     screen.can_undo = last is not None
     screen.undoes = f"{undoes[0]}:{undoes[1]}" if last is not None else ""
-    screen.undo = undo_label(last, told_apart(undo_names), deal=screen.undo_deal)
+    screen.undo = undo_label(last, undo_names, deal=screen.undo_deal)
     screen.offline = offline_plan(table, page)
     return screen
 

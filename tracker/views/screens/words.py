@@ -201,13 +201,38 @@ def told_apart(names: dict[int, str]) -> dict[int, str]:
     return said
 
 
+# A name longer than this is said by its last words where Undo names two players.
+GIVEN_NAME_OVER = 12
+TWO_PLAYERS = (DealEvent.Type.TWO_BEATEN, DealEvent.Type.CUTUP_BEATEN)
+
+
+def by_given_name(names: dict[int, str]) -> dict[int, str]:
+    """Each name as Undo says it beside another: a long one by the fewest last words
+    (one at least) that no other name at the table ends with, "Lan Hà", "Fitzgerald".
+    "Undo Nguyễn … Lan Hà beat Nguyễn…" lost whose 2 it had been in its two lines at
+    320 px, and "Undo Bartholomewson…" both the chop and its owner (session 30)."""
+    said = {}
+    for player, name in names.items():
+        tail = None
+        if len(name) > GIVEN_NAME_OVER:
+            others = (other for pk, other in names.items() if pk != player)
+            tail = last_words_told_apart(name, others)
+        said[player] = name if tail is None else tail
+    return said
+
+
 def undo_label(
     record: Tap | DealEvent | None, names: dict[int, str], *, deal: int | None = None
 ) -> str:
     """What Undo takes back, named: "Undo Alice 1st"; "Undo deal 1: Ben 3rd" when it
-    reaches back into a filed deal."""
+    reaches back into a filed deal. `names` are the table's names whole: one player is
+    named as `told_apart` says, two (a chop) `by_given_name`."""
     if record is None:
         return _("Nothing to undo")
+    if isinstance(record, DealEvent) and record.type in TWO_PLAYERS:
+        names = by_given_name(names)
+    else:
+        names = told_apart(names)
     if deal is not None:
         return _("Undo deal %(number)s: %(what)s") % {
             "number": deal,
