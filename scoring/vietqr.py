@@ -145,11 +145,11 @@ def transfer_note(session: str, payer: str, payee: str, table: Iterable[str] = (
     """The note a transfer's QR code carries: "SquareScores <session> <payer>><payee>"
     in 25 ASCII characters at most. Who pays whom matters most, so when it does not fit
     "SquareScores" goes first, then the session's name is shortened, then the names are
-    said by their fewest last words that no other name of `table` (the names at the
-    table) ends with, as the note writes them ("Nguyen Thi Lan Vy" and "Nguyen Thi Lan
-    Anh" pay Hoa: "Lan Vy>Hoa", "Lan Anh>Hoa"); only then is a name cut, the payee's
-    first. Cut from the front, four players of one family paying one payee all read
-    "Nguyen Thi Lan Vy>Nguyen" and the payee could not tell who had paid."""
+    said by their fewest last words that no other name of `table` (the names paying and
+    paid) ends with, as the note writes them ("Nguyen Thi Minh Khai Lan Vy" and "Nguyen
+    Thi Minh Khai Lan Anh" pay "Le Thi Hoa": "Vy>Hoa", "Anh>Hoa"); only then is a name
+    cut, the payee's first. Cut by letters, three of one family paying one payee all
+    read "Nguyen Thi Minh Khai Lan" and the payee could not tell who had paid."""
     names = (payer, payee)
     who = f"{ascii_note(payer, 99)}>{ascii_note(payee, 99)}"
     night = ascii_note(session, 99)
